@@ -1,0 +1,129 @@
+"""The one exception tree of the companion.
+
+Every error the companion raises on purpose derives from `CompanionError`, and each
+leaf also derives from the built-in it resembles, so callers can catch either. The
+rules engine keeps *malformed* input (not a Dixit round at all: an unknown player, a
+slot that is not a number) apart from *illegal* input (a well-formed round that the
+rules forbid), the way python-chess keeps `InvalidMoveError` apart from
+`IllegalMoveError`.
+"""
+
+
+class CompanionError(Exception):
+    """Root of every error the companion raises on purpose."""
+
+
+class RulesError(CompanionError):
+    """Something the rules engine refuses."""
+
+
+class UnknownRulesetError(RulesError, ValueError):
+    """A ruleset name that the registry does not know."""
+
+
+class InvalidOptionError(RulesError, ValueError):
+    """An option override that is unknown, out of range, or leaves no way to end."""
+
+
+class PlayerCountError(RulesError, ValueError):
+    """A number of players that the ruleset does not allow."""
+
+
+class SeatingError(RulesError, ValueError):
+    """Player names that cannot form a seating: duplicates, blanks, unknown storyteller."""
+
+
+class MalformedRoundError(RulesError, ValueError):
+    """A round that does not describe a table at all: unknown players, bad slot numbers."""
+
+
+class IllegalRoundError(RulesError, ValueError):
+    """A well-formed round that the rules forbid.
+
+    The message starts with the round number and names the player and slot at fault;
+    the same facts are kept as attributes so that a screen can point at them.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        round_number: int,
+        player: str | None = None,
+        slot: int | None = None,
+    ) -> None:
+        super().__init__(f"round {round_number}: {message}")
+        self.round_number = round_number
+        """The round in which the problem lies (1 = first round)."""
+        self.player = player
+        """The player (or team) at fault, where there is one."""
+        self.slot = slot
+        """The slot at fault, where there is one."""
+
+
+class CardError(IllegalRoundError):
+    """The cards laid out do not match who must lay how many."""
+
+
+class UnexpectedCardError(CardError):
+    """A card laid by a player who must not lay one (or one card too many)."""
+
+
+class MissingCardError(CardError):
+    """A player or team who must lay a card has not."""
+
+
+class TeamCardsError(CardError):
+    """Both members of a team laid a card where only one may."""
+
+
+class VoteError(IllegalRoundError):
+    """A vote that the rules forbid, or a vote that is missing."""
+
+
+class OwnCardVoteError(VoteError):
+    """A vote for one's own card (or, in Teams, one's own team's card)."""
+
+
+class StorytellerVoteError(VoteError):
+    """The storyteller voted, outside Party."""
+
+
+class DuplicateVoteError(VoteError):
+    """Two votes of one voter on the same slot."""
+
+
+class ExtraVoteError(VoteError):
+    """More votes than the ruleset allows this voter."""
+
+
+class EmptySlotVoteError(VoteError):
+    """A vote on a slot with no card on it."""
+
+
+class MissingVoteError(VoteError):
+    """A voter who has not voted: the companion waits rather than scoring an abstention."""
+
+
+class VoterLaidCardError(VoteError):
+    """In Teams, a player who laid a card also voted."""
+
+
+class TrapError(IllegalRoundError):
+    """A trap that is missing, misplaced, or not part of the ruleset."""
+
+
+class GameOverError(RulesError, ValueError):
+    """A round played after the game has ended."""
+
+
+class NothingToUndoError(RulesError, ValueError):
+    """Undo asked for before any round was played."""
+
+
+class GameFileError(CompanionError, ValueError):
+    """A game file that is not valid JSON or not of the game-file shape."""
+
+
+class UnreadableFileError(CompanionError, OSError):
+    """A file that cannot be opened or read: missing, a folder, no permission."""

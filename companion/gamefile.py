@@ -1,0 +1,201 @@
+"""The game file: a whole game as JSON, the public shape `companion score` reads.
+
+```json
+{"ruleset": "odyssey", "players": ["red", "blue", "green"],
+ "first_storyteller": "red", "options": {"target": 30},
+ "rounds": [{"cards": {"1": "blue", "2": "red"}, "votes": {"blue": [2]}, "trap": 3}]}
+```
+
+Parsing is strict: unknown keys, duplicate keys, wrong types and non-numbers are
+refused with a message that says where, rather than guessed at, because a score
+computed from a misread file is worse than no score.
+"""
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import GameFileError
+from companion.rules import OPTION_NAMES, Game, Reveal, find_ruleset
+
+_SLOT_KEY = re.compile(r"[1-9][0-9]*")
+_GAME_KEYS = {"ruleset", "players", "first_storyteller", "options", "rounds"}
+_ROUND_KEYS = {"cards", "votes", "trap"}
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A parsed game file: the game at its start and the reveals of its rounds."""
+
+    start: Game
+    """The game before its first round, options applied."""
+    reveals: tuple[Reveal, ...]
+    """What lay on the table in each round, in order."""
+
+    def play(self) -> Game:
+        """Play every round; raises the first illegal round's error."""
+        game = self.start
+        for reveal in self.reveals:
+            game = game.play(reveal)
+        return game
+
+
+def parse_game(text: str) -> GameRecord:
+    """Parse a game file's text; raises `GameFileError` or a rules error."""
+    if not text.strip():
+        raise GameFileError("the file is empty")
+    try:
+        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise GameFileError(
+            f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
+        ) from None
+    except RecursionError:
+        raise GameFileError("not a game file: nested far too deeply") from None
+    top = _object(
+        doc,
+        "the game",
+        required={"ruleset", "players", "first_storyteller", "rounds"},
+        allowed=_GAME_KEYS,
+    )
+    ruleset = find_ruleset(_string(top["ruleset"], "ruleset"))
+    options = _object(top.get("options", {}), "options")
+    ruleset = ruleset.with_options({name: _option(value, name) for name, value in options.items()})
+    players = [_string(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players"))]
+    first = _string(top["first_storyteller"], "first_storyteller")
+    start = Game.start(ruleset, players, first)
+    rounds = _list(top["rounds"], "rounds")
+    return GameRecord(start, tuple(_reveal(r, n) for n, r in enumerate(rounds, start=1)))
+
+
+def game_document(game: Game) -> dict[str, Any]:
+    """The game file of a game: what `parse_game` reads back into the same game."""
+    rules = game.ruleset
+    preset = find_ruleset(rules.name)
+    options = {
+        name: getattr(rules, name)
+        for name in OPTION_NAMES
+        if getattr(rules, name) != getattr(preset, name)
+    }
+    rounds = []
+    for played in game.played:
+        reveal = played.score.round.reveal
+        doc: dict[str, Any] = {
+            "cards": {str(slot): owner for slot, owner in reveal.cards.items()},
+            "votes": {voter: list(slots) for voter, slots in reveal.votes.items()},
+        }
+        if reveal.trap is not None:
+            doc["trap"] = reveal.trap
+        rounds.append(doc)
+    return {
+        "ruleset": rules.name,
+        "players": list(game.seating.players),
+        "first_storyteller": game.first_storyteller,
+        "options": options,
+        "rounds": rounds,
+    }
+
+
+def result_document(game: Game) -> dict[str, Any]:
+    """What `companion score` prints for a game: rounds, totals, end and winners."""
+    outcome = game.outcome
+    return {
+        "rounds": [
+            {
+                "storyteller": played.score.round.storyteller,
+                "deltas": dict(played.score.deltas),
+                "reasons": {s: list(r) for s, r in played.score.reasons.items()},
+            }
+            for played in game.played
+        ],
+        "totals": dict(game.totals),
+        "finished": outcome is not None,
+        "ended_after_round": outcome.after_round if outcome else None,
+        "winners": list(outcome.winners) if outcome else [],
+    }
+
+
+def _reveal(raw: object, number: int) -> Reveal:
+    where = f"round {number}"
+    doc = _object(raw, where, required={"cards", "votes"}, allowed=_ROUND_KEYS)
+    cards = {
+        _slot_key(key, f"{where} cards"): _string(owner, f"{where} cards[{key!r}]")
+        for key, owner in _object(doc["cards"], f"{where} cards").items()
+    }
+    votes: dict[str, tuple[int, ...]] = {}
+    for voter, slots in _object(doc["votes"], f"{where} votes").items():
+        label = f"{where} votes of {voter!r}"
+        votes[voter] = tuple(_integer(s, label) for s in _list(slots, label))
+    trap = doc.get("trap")
+    return Reveal(cards, votes, None if trap is None else _integer(trap, f"{where} trap"))
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise GameFileError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _no_constant(name: str) -> None:
+    raise GameFileError(f"{name} is not a number JSON allows")
+
+
+def _object(
+    value: object, what: str, *, required: set[str] | None = None, allowed: set[str] | None = None
+) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise GameFileError(f"{what} must be a JSON object, not {_kind(value)}")
+    missing = sorted((required or set()) - set(value))
+    if missing:
+        raise GameFileError(f"{what} lacks {', '.join(map(repr, missing))}")
+    if allowed is not None:
+        unknown = sorted(set(value) - allowed)
+        if unknown:
+            raise GameFileError(
+                f"{what} has unknown key {', '.join(map(repr, unknown))}; "
+                f"allowed: {', '.join(sorted(allowed))}"
+            )
+    return value
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise GameFileError(f"{what} must be a JSON list, not {_kind(value)}")
+    return value
+
+
+def _string(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise GameFileError(f"{what} must be a string, not {_kind(value)}")
+    return value
+
+
+def _integer(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameFileError(f"{what} must be whole numbers, not {_kind(value)}")
+    return value
+
+
+def _option(value: object, name: str) -> int | None:
+    return None if value is None else _integer(value, f"option {name}")
+
+
+def _slot_key(key: str, what: str) -> int:
+    if not _SLOT_KEY.fullmatch(key):
+        raise GameFileError(f"{what}: {key!r} is not a slot number (1, 2, ...)")
+    return int(key)
+
+
+def _kind(value: object) -> str:
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    return "an object" if isinstance(value, dict) else "a list"

@@ -1,0 +1,202 @@
+"""The game state machine: turns, storyteller rotation, piles, end of game, undo.
+
+A `Game` is an immutable value: `play` returns the game with one more round and
+`undo` the game with one less, so undo, replay and rescoring from a corrected round
+are free, like python-chess's move stack without the mutation.
+"""
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from companion.errors import (
+    GameOverError,
+    IllegalRoundError,
+    InvalidOptionError,
+    NothingToUndoError,
+    SeatingError,
+)
+from companion.rules.round import Reveal, Round, RoundScore
+from companion.rules.rulesets import Ruleset
+from companion.rules.seating import Seating
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    TARGET = "a score reached the target"
+    STORYTELLER_TURNS = "every player has told their turns"
+    DRAW_PILE = "the draw pile ran out"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, and who won."""
+
+    termination: Termination
+    """Why it ended."""
+    after_round: int
+    """The last round played."""
+    winners: tuple[str, ...]
+    """The players (or teams) with the highest total; several on a tie."""
+
+
+@dataclass(frozen=True)
+class Piles:
+    """Cards in the draw and discard piles, once hands are refilled."""
+
+    draw: int
+    """Cards left in the draw pile."""
+    discard: int
+    """Cards in the discard pile."""
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """A scored round with the state of the game right after it."""
+
+    score: RoundScore
+    """The round and its points."""
+    totals: Mapping[str, int]
+    """Every scorer's total after this round."""
+    piles: Piles
+    """The piles after hands were refilled."""
+    ended: Termination | None
+    """Why the game ended with this round, if it did."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game of one ruleset at one table, with every round played so far."""
+
+    ruleset: Ruleset
+    """The rules, options included."""
+    seating: Seating
+    """Players in clockwise order."""
+    first_storyteller: str
+    """Who told in round 1."""
+    played: tuple[PlayedRound, ...] = ()
+    """The rounds played, oldest first."""
+
+    def __post_init__(self) -> None:
+        n = len(self.seating)
+        self.ruleset.check_players(n)
+        if self.first_storyteller not in self.seating:
+            raise SeatingError(
+                f"first storyteller {self.first_storyteller!r} is not one of the players"
+            )
+        dealt = n * self.ruleset.hand_size(n)
+        if self.ruleset.deck < dealt:
+            raise InvalidOptionError(
+                f"{self.ruleset.name}: a deck of {self.ruleset.deck} cards cannot deal "
+                f"{self.ruleset.hand_size(n)} cards to each of {n} players"
+            )
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, players: Sequence[str], first_storyteller: str) -> "Game":
+        """A new game; raises if the players or options do not fit the ruleset."""
+        return cls(ruleset, Seating(tuple(players)), first_storyteller)
+
+    @property
+    def round_number(self) -> int:
+        """The number of the next round to play (1 before the first)."""
+        return len(self.played) + 1
+
+    @property
+    def storyteller(self) -> str:
+        """Who tells in the next round."""
+        return self.seating.storyteller(self.first_storyteller, self.round_number)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each player holds."""
+        return self.ruleset.hand_size(len(self.seating))
+
+    @property
+    def cards_per_round(self) -> int:
+        """Cards laid out each round."""
+        return self.ruleset.cards_per_round(len(self.seating))
+
+    @property
+    def scorers(self) -> tuple[str, ...]:
+        """Who scores: players, or teams."""
+        return self.ruleset.scorers(self.seating)
+
+    @property
+    def totals(self) -> Mapping[str, int]:
+        """Every scorer's total so far, in seating order."""
+        if self.played:
+            return self.played[-1].totals
+        return MappingProxyType(dict.fromkeys(self.scorers, 0))
+
+    @property
+    def piles(self) -> Piles:
+        """The draw and discard piles now."""
+        if self.played:
+            return self.played[-1].piles
+        n = len(self.seating)
+        return Piles(draw=self.ruleset.deck - n * self.hand_size, discard=0)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        if not self.played or self.played[-1].ended is None:
+            return None
+        best = max(self.totals.values())
+        winners = tuple(s for s, total in self.totals.items() if total == best)
+        return Outcome(self.played[-1].ended, len(self.played), winners)
+
+    def next_round(self, reveal: Reveal) -> Round:
+        """The reveal placed as the next round of this game."""
+        return Round(self.round_number, self.storyteller, reveal)
+
+    def problems(self, reveal: Reveal) -> tuple[IllegalRoundError, ...]:
+        """Everything wrong with a reveal as the next round (empty when it can be scored)."""
+        return self.ruleset.problems(self.seating, self.next_round(reveal))
+
+    def score(self, reveal: Reveal) -> RoundScore:
+        """The score the reveal would get as the next round, without playing it."""
+        outcome = self.outcome
+        if outcome is not None:
+            raise GameOverError(
+                f"round {self.round_number}: the game ended after round "
+                f"{outcome.after_round} ({outcome.termination.value})"
+            )
+        return self.ruleset.score(self.seating, self.next_round(reveal))
+
+    def play(self, reveal: Reveal) -> "Game":
+        """The game with the reveal scored as its next round."""
+        score = self.score(reveal)
+        totals = {s: self.totals[s] + score.deltas[s] for s in self.scorers}
+        piles, ran_out = self._refill(len(reveal.cards))
+        ended = self._termination(totals, ran_out)
+        played = PlayedRound(score, MappingProxyType(totals), piles, ended)
+        return Game(self.ruleset, self.seating, self.first_storyteller, (*self.played, played))
+
+    def undo(self) -> "Game":
+        """The game without its last round."""
+        if not self.played:
+            raise NothingToUndoError("no round has been played yet, so there is nothing to undo")
+        return Game(self.ruleset, self.seating, self.first_storyteller, self.played[:-1])
+
+    def _refill(self, laid: int) -> tuple[Piles, bool]:
+        """Discard the cards laid out and draw as many; say if the draw pile ran out."""
+        draw, discard = self.piles.draw, self.piles.discard + laid
+        if self.ruleset.reshuffle:
+            if draw < laid:
+                draw, discard = draw + discard, 0
+            return Piles(draw - laid, discard), False
+        return Piles(max(draw - laid, 0), discard), draw <= laid
+
+    def _termination(self, totals: Mapping[str, int], ran_out: bool) -> Termination | None:
+        """Whether the round being played ends the game, and why."""
+        rules = self.ruleset
+        if rules.target is not None and max(totals.values()) >= rules.target:
+            return Termination.TARGET
+        turns = rules.storyteller_turns
+        if turns is not None and self.round_number >= turns * len(self.seating):
+            return Termination.STORYTELLER_TURNS
+        if ran_out:
+            return Termination.DRAW_PILE
+        return None

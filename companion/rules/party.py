@@ -1,0 +1,55 @@
+"""Scoring of Dixit Party (`party-1e`, `party`): vote for the most popular card.
+
+Everybody, the storyteller included, lays one card and casts one vote, and may vote
+for their own card. The storyteller also traps one slot. A player on the trapped slot
+or alone on their slot scores 0; any other player scores the number of votes on their
+slot, their own included, up to the cap (5 in the first edition, none later). Who laid
+which card does not matter for the points.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from companion.errors import IllegalRoundError
+from companion.rules.round import Award, AwardKind, Round
+from companion.rules.scoring import Scoring, capped
+from companion.rules.seating import Seating
+from companion.rules.wording import count
+
+
+@dataclass(frozen=True)
+class PartyScoring(Scoring):
+    """Popularity scoring with the storyteller's trap."""
+
+    has_trap = True
+    own_card_votes = True
+
+    def cards_per_round(self, players: int) -> int:
+        return players
+
+    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        yield from self.count_problems(rnd, dict.fromkeys(seating.players, 1))
+
+    def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
+        return seating.players
+
+    def max_votes(self, seating: Seating) -> int:
+        return 1
+
+    def award(
+        self, seating: Seating, rnd: Round, bonus_cap: int | None
+    ) -> Mapping[str, tuple[Award, ...]]:
+        reveal = rnd.reveal
+        awards: dict[str, tuple[Award, ...]] = {}
+        for player in seating.players:
+            (slot,) = reveal.votes[player]
+            on_slot = len(reveal.votes_on(slot))
+            if slot == reveal.trap:
+                award = Award(AwardKind.POPULARITY, 0, f"voted for slot {slot}, the trapped card")
+            elif on_slot == 1:
+                award = Award(AwardKind.POPULARITY, 0, f"alone on slot {slot}")
+            else:
+                text = f"{count(on_slot, 'vote')} on slot {slot}, yours included"
+                award = capped(AwardKind.POPULARITY, on_slot, text, bonus_cap)
+            awards[player] = (award,)
+        return awards

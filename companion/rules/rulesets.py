@@ -1,0 +1,211 @@
+"""The rulesets: one frozen record of parameters per edition, and their registry.
+
+A ruleset is data: who may play, hand sizes, the scoring scheme, and the numbers a
+café may override (`target`, `bonus_cap`, `storyteller_turns`, `deck`). Behaviour
+that differs between editions lives in the scoring scheme objects, never in
+`if ruleset == ...` branches. `find_ruleset` is the one way in from a name.
+"""
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from companion.errors import (
+    IllegalRoundError,
+    InvalidOptionError,
+    PlayerCountError,
+    UnknownRulesetError,
+)
+from companion.rules.party import PartyScoring
+from companion.rules.round import Round, RoundScore
+from companion.rules.scoring import Scoring
+from companion.rules.seating import Seating
+from companion.rules.storyteller import THREE_PLAYERS, StorytellerScoring
+from companion.rules.teams import TeamScoring
+
+OPTION_NAMES = ("target", "bonus_cap", "storyteller_turns", "deck")
+"""The preset numbers a café may override, by name."""
+
+CARDS_PER_BOX = 84
+"""Cards in a base box or an expansion."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One edition's rules, with the overridable numbers as plain fields."""
+
+    name: str
+    """The registry name: "classic", "odyssey", "party-1e" ..."""
+    title: str
+    """The edition's name as a player knows it."""
+    player_counts: tuple[int, ...]
+    """The numbers of players this edition allows."""
+    scoring: Scoring
+    """The scheme that checks and scores a round."""
+    hand: int
+    """Cards in hand."""
+    three_player_hand: int | None = None
+    """Cards in hand with three players, where that differs."""
+    reshuffle: bool = True
+    """Whether the discard pile is reshuffled into a new draw pile when it runs short;
+    without it the round in which the draw pile runs out is the last (first edition)."""
+    target: int | None = 30
+    """The score that ends the game at the end of a round; None for no target."""
+    bonus_cap: int | None = None
+    """The most points of vote bonus per player per round (per card in Teams; in Party,
+    the most points per player per round); None for no cap."""
+    storyteller_turns: int | None = None
+    """The game ends once every player has told this many times; None for no limit."""
+    deck: int = CARDS_PER_BOX
+    """Cards in the draw pile at the start, before dealing."""
+
+    def __post_init__(self) -> None:
+        for name in ("target", "storyteller_turns"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise InvalidOptionError(f"{self.name}: {name} must be at least 1, not {value}")
+        if self.bonus_cap is not None and self.bonus_cap < 0:
+            raise InvalidOptionError(
+                f"{self.name}: bonus_cap must be 0 or more (or null for no cap), "
+                f"not {self.bonus_cap}"
+            )
+        if self.deck < 1:
+            raise InvalidOptionError(f"{self.name}: deck must be at least 1 card, not {self.deck}")
+        if self.target is None and self.storyteller_turns is None and self.reshuffle:
+            raise InvalidOptionError(
+                f"{self.name}: with neither a target nor storyteller_turns the game never ends"
+            )
+
+    def with_options(self, overrides: Mapping[str, int | None]) -> "Ruleset":
+        """A copy with some of `OPTION_NAMES` overridden; None switches a limit off."""
+        unknown = sorted(set(overrides) - set(OPTION_NAMES))
+        if unknown:
+            raise InvalidOptionError(
+                f"{self.name}: unknown option {', '.join(unknown)}; "
+                f"options are {', '.join(OPTION_NAMES)}"
+            )
+        deck = overrides.get("deck", self.deck)
+        if deck is None:
+            raise InvalidOptionError(f"{self.name}: deck must be a number of cards, not null")
+        return dataclasses.replace(
+            self,
+            target=overrides.get("target", self.target),
+            bonus_cap=overrides.get("bonus_cap", self.bonus_cap),
+            storyteller_turns=overrides.get("storyteller_turns", self.storyteller_turns),
+            deck=deck,
+        )
+
+    def check_players(self, players: int) -> None:
+        """Raise `PlayerCountError` unless this many players may play."""
+        if players not in self.player_counts:
+            allowed = ", ".join(map(str, self.player_counts))
+            raise PlayerCountError(f"{self.name} is played by {allowed} players, not {players}")
+
+    def hand_size(self, players: int) -> int:
+        """Cards each player holds."""
+        if players == THREE_PLAYERS and self.three_player_hand is not None:
+            return self.three_player_hand
+        return self.hand
+
+    def cards_per_round(self, players: int) -> int:
+        """Cards laid out each round (and drawn afterwards)."""
+        return self.scoring.cards_per_round(players)
+
+    def scorers(self, seating: Seating) -> tuple[str, ...]:
+        """Who scores: players, or teams in team rulesets."""
+        return self.scoring.scorers(seating)
+
+    def problems(self, seating: Seating, rnd: Round) -> tuple[IllegalRoundError, ...]:
+        """Every rule the round breaks, for showing all at once; raises if malformed."""
+        self.scoring.check_well_formed(seating, rnd)
+        return tuple(self.scoring.problems(seating, rnd))
+
+    def score(self, seating: Seating, rnd: Round) -> RoundScore:
+        """Score a round, raising the first problem if it is illegal."""
+        self.check_players(len(seating))
+        problems = self.problems(seating, rnd)
+        if problems:
+            raise problems[0]
+        return RoundScore(rnd, self.scoring.award(seating, rnd, self.bonus_cap))
+
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        r.name: r
+        for r in (
+            Ruleset(
+                name="classic",
+                title="Dixit (2021 edition)",
+                player_counts=tuple(range(3, 9)),
+                scoring=StorytellerScoring(),
+                hand=6,
+                three_player_hand=7,
+            ),
+            Ruleset(
+                name="classic-1e",
+                title="Dixit, first edition",
+                player_counts=tuple(range(3, 7)),
+                scoring=StorytellerScoring(lone_finder_scores_four=True),
+                reshuffle=False,
+                target=None,
+                hand=6,
+                three_player_hand=7,
+            ),
+            Ruleset(
+                name="odyssey",
+                title="Dixit Odyssey",
+                player_counts=tuple(range(3, 13)),
+                scoring=StorytellerScoring(second_vote_from=7),
+                bonus_cap=3,
+                hand=6,
+                three_player_hand=7,
+            ),
+            Ruleset(
+                name="party-1e",
+                title="Dixit Party (Odyssey, first printing)",
+                player_counts=tuple(range(6, 13)),
+                scoring=PartyScoring(),
+                hand=5,
+                target=None,
+                bonus_cap=5,
+                storyteller_turns=1,
+            ),
+            Ruleset(
+                name="party",
+                title="Dixit Party (Odyssey, voting dials)",
+                player_counts=tuple(range(6, 13)),
+                scoring=PartyScoring(),
+                hand=4,
+            ),
+            Ruleset(
+                name="teams-1e",
+                title="Dixit in teams (Odyssey, first printing)",
+                player_counts=(6, 8, 10, 12),
+                scoring=TeamScoring(),
+                hand=4,
+                target=None,
+                bonus_cap=3,
+                storyteller_turns=1,
+            ),
+            Ruleset(
+                name="teams",
+                title="Dixit in teams (Odyssey, voting dials)",
+                player_counts=(8, 10, 12),
+                scoring=TeamScoring(),
+                hand=4,
+            ),
+        )
+    }
+)
+"""Every ruleset by name, with its preset options."""
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset called `name`, or `UnknownRulesetError` naming the known ones."""
+    try:
+        return RULESETS[name]
+    except (KeyError, TypeError):
+        raise UnknownRulesetError(
+            f"unknown ruleset {name!r}; known rulesets are {', '.join(RULESETS)}"
+        ) from None

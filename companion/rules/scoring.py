@@ -1,0 +1,215 @@
+"""What every scoring scheme shares: who lays cards, who votes, and the checks on both.
+
+A scheme (storyteller, Party, Teams) answers a few questions about a round (how many
+cards each player lays, who votes and how often, which slots a voter may not vote
+for) and this base class turns the answers into the checks that every scheme needs,
+so each illegal table is caught in one place with one wording.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+
+from companion.errors import (
+    CardError,
+    DuplicateVoteError,
+    EmptySlotVoteError,
+    ExtraVoteError,
+    IllegalRoundError,
+    MalformedRoundError,
+    MissingCardError,
+    MissingVoteError,
+    OwnCardVoteError,
+    StorytellerVoteError,
+    TrapError,
+    UnexpectedCardError,
+)
+from companion.rules.round import Award, AwardKind, Round
+from companion.rules.seating import Seating
+from companion.rules.wording import count, slots
+
+
+class Scoring(ABC):
+    """A scoring scheme: the checks and the points of one kind of Dixit round."""
+
+    has_trap: bool = False
+    """Whether the storyteller sets a trap (Party)."""
+    own_card_votes: bool = False
+    """Whether a player may vote for their own card (Party)."""
+
+    def scorers(self, seating: Seating) -> tuple[str, ...]:
+        """Who gets points: the players, in seating order (teams override)."""
+        return seating.players
+
+    @abstractmethod
+    def cards_per_round(self, players: int) -> int:
+        """How many cards are laid out each round with this many players."""
+
+    @abstractmethod
+    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        """Cards laid by the wrong players, missing cards, too many cards."""
+
+    @abstractmethod
+    def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
+        """The players who must vote this round."""
+
+    def non_voter_error(self, seating: Seating, rnd: Round, player: str) -> IllegalRoundError:
+        """The error for a vote cast by `player`, who is not among the voters.
+
+        In the storyteller rulesets only the storyteller does not vote; Teams override.
+        """
+        return StorytellerVoteError(
+            f"{player} is the storyteller and does not vote",
+            round_number=rnd.number,
+            player=player,
+            slot=rnd.reveal.votes[player][0],
+        )
+
+    @abstractmethod
+    def max_votes(self, seating: Seating) -> int:
+        """How many votes (on different slots) one voter may cast."""
+
+    @abstractmethod
+    def award(
+        self, seating: Seating, rnd: Round, bonus_cap: int | None
+    ) -> Mapping[str, tuple[Award, ...]]:
+        """The points of a legal round, scorer to awards, in `scorers` order."""
+
+    def forbidden_slots(self, seating: Seating, rnd: Round, voter: str) -> tuple[int, ...]:
+        """Slots `voter` may not vote for: their own cards, unless the scheme allows it."""
+        if self.own_card_votes:
+            return ()
+        return rnd.reveal.slots_of(voter)
+
+    def check_well_formed(self, seating: Seating, rnd: Round) -> None:
+        """Raise `MalformedRoundError` for a round that does not describe this table."""
+        reveal = rnd.reveal
+        where = f"round {rnd.number}"
+        for slot, owner in reveal.cards.items():
+            if slot < 1:
+                raise MalformedRoundError(f"{where}: slot {slot} does not exist (slots start at 1)")
+            if owner not in seating:
+                raise MalformedRoundError(
+                    f"{where}: the card on slot {slot} belongs to {owner!r}, who is not playing"
+                )
+        for voter, voted in reveal.votes.items():
+            if voter not in seating:
+                raise MalformedRoundError(f"{where}: {voter!r} voted but is not playing")
+            for slot in voted:
+                if slot < 1:
+                    raise MalformedRoundError(
+                        f"{where}: {voter} voted for slot {slot}, which does not exist"
+                    )
+        if reveal.trap is not None and reveal.trap < 1:
+            raise MalformedRoundError(
+                f"{where}: the trap is on slot {reveal.trap}, which does not exist"
+            )
+
+    def problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        """Every rule the round breaks, cards first, then the trap, then the votes."""
+        yield from self.card_problems(seating, rnd)
+        yield from self.trap_problems(rnd)
+        yield from self.vote_problems(seating, rnd)
+
+    def trap_problems(self, rnd: Round) -> Iterator[TrapError]:
+        """A trap outside Party, a missing trap, or a trap on an empty slot."""
+        trap = rnd.reveal.trap
+        n = rnd.number
+        if not self.has_trap:
+            if trap is not None:
+                yield TrapError(
+                    f"a trap lies on slot {trap}, but this ruleset has no trap",
+                    round_number=n,
+                    slot=trap,
+                )
+        elif trap is None:
+            yield TrapError(
+                f"{rnd.storyteller}, the storyteller, has not set the trap",
+                round_number=n,
+                player=rnd.storyteller,
+            )
+        elif trap not in rnd.reveal.cards:
+            yield TrapError(
+                f"the trap is on slot {trap}, which holds no card",
+                round_number=n,
+                player=rnd.storyteller,
+                slot=trap,
+            )
+
+    def vote_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        """Votes by non-voters, on empty or own slots, doubled, too many, or missing."""
+        reveal = rnd.reveal
+        n = rnd.number
+        voters = self.voters(seating, rnd)
+        allowed = self.max_votes(seating)
+        for voter in seating.players:
+            voted = reveal.votes.get(voter, ())
+            if not voted:
+                if voter in voters:
+                    yield MissingVoteError(f"{voter} has not voted", round_number=n, player=voter)
+                continue
+            if voter not in voters:
+                yield self.non_voter_error(seating, rnd, voter)
+                continue
+            forbidden = self.forbidden_slots(seating, rnd, voter)
+            seen: set[int] = set()
+            for slot in voted:
+                if slot not in reveal.cards:
+                    yield EmptySlotVoteError(
+                        f"{voter} voted for slot {slot}, which holds no card",
+                        round_number=n,
+                        player=voter,
+                        slot=slot,
+                    )
+                elif slot in seen:
+                    yield DuplicateVoteError(
+                        f"{voter} voted twice for slot {slot}",
+                        round_number=n,
+                        player=voter,
+                        slot=slot,
+                    )
+                elif slot in forbidden:
+                    owner = reveal.cards[slot]
+                    whose = "their own card" if owner == voter else f"their teammate {owner}'s card"
+                    yield OwnCardVoteError(
+                        f"{voter} voted for slot {slot}, {whose}",
+                        round_number=n,
+                        player=voter,
+                        slot=slot,
+                    )
+                seen.add(slot)
+            if len(voted) > allowed:
+                yield ExtraVoteError(
+                    f"{voter} cast {count(len(voted), 'vote')} ({slots(voted)}); "
+                    f"only {count(allowed, 'vote')} allowed",
+                    round_number=n,
+                    player=voter,
+                    slot=voted[allowed],
+                )
+
+    @staticmethod
+    def count_problems(rnd: Round, expected: Mapping[str, int]) -> Iterator[CardError]:
+        """Compare the cards each player laid with how many they must lay."""
+        for player, wanted in expected.items():
+            laid = rnd.reveal.slots_of(player)
+            if len(laid) > wanted:
+                must = "must not lay a card" if wanted == 0 else f"must lay {count(wanted, 'card')}"
+                yield UnexpectedCardError(
+                    f"{player} laid {count(len(laid), 'card')} ({slots(laid)}) but {must}",
+                    round_number=rnd.number,
+                    player=player,
+                    slot=laid[wanted],
+                )
+            elif len(laid) < wanted:
+                has = "has not laid a card" if not laid else f"laid only {count(len(laid), 'card')}"
+                yield MissingCardError(
+                    f"{player} {has}; {count(wanted, 'card')} expected",
+                    round_number=rnd.number,
+                    player=player,
+                )
+
+
+def capped(kind: AwardKind, points: int, text: str, cap: int | None) -> Award:
+    """An award of `points`, cut down to `cap` with the cut said in the reason."""
+    if cap is not None and points > cap:
+        return Award(kind, cap, f"{text}, capped at {cap}")
+    return Award(kind, points, text)

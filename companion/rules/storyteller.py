@@ -1,0 +1,104 @@
+"""Scoring of the storyteller rulesets: `classic`, `classic-1e` and `odyssey`.
+
+The storyteller's card is the one to find. Everybody or nobody finding it is the
+storyteller's failure (0 for them, 2 for each voter); otherwise the storyteller and
+the finders score 3. Each non-storyteller then scores 1 per vote on a card of theirs,
+up to the bonus cap. The variations between editions are the two switches below.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from companion.errors import IllegalRoundError
+from companion.rules.round import Award, AwardKind, Round
+from companion.rules.scoring import Scoring, capped
+from companion.rules.seating import Seating
+from companion.rules.wording import count
+
+THREE_PLAYERS = 3
+"""With three players each non-storyteller lays two cards (and holds one more)."""
+
+
+@dataclass(frozen=True)
+class StorytellerScoring(Scoring):
+    """Find-the-storyteller's-card scoring, with each edition's variations."""
+
+    second_vote_from: int | None = None
+    """Player count from which a voter may cast a second vote, and a voter who cast a
+    single vote and found the storyteller's card scores 1 more (Odyssey: 7)."""
+    lone_finder_scores_four: bool = False
+    """First edition, 3 players: when exactly one voter finds the card, that voter and
+    the storyteller score 4 instead of 3."""
+
+    def cards_per_player(self, seating: Seating) -> int:
+        """Cards each non-storyteller lays: two with three players, else one."""
+        return 2 if len(seating) == THREE_PLAYERS else 1
+
+    def cards_per_round(self, players: int) -> int:
+        if players == THREE_PLAYERS:
+            return 1 + 2 * (players - 1)
+        return players
+
+    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        each = self.cards_per_player(seating)
+        expected = {p: 1 if p == rnd.storyteller else each for p in seating.players}
+        yield from self.count_problems(rnd, expected)
+
+    def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
+        return tuple(p for p in seating.players if p != rnd.storyteller)
+
+    def max_votes(self, seating: Seating) -> int:
+        if self.second_vote_from is not None and len(seating) >= self.second_vote_from:
+            return 2
+        return 1
+
+    def award(
+        self, seating: Seating, rnd: Round, bonus_cap: int | None
+    ) -> Mapping[str, tuple[Award, ...]]:
+        reveal = rnd.reveal
+        teller = rnd.storyteller
+        (target,) = reveal.slots_of(teller)
+        voters = self.voters(seating, rnd)
+        finders = [v for v in voters if target in reveal.votes[v]]
+        awards: dict[str, list[Award]] = {p: [] for p in seating.players}
+
+        if not finders or len(finders) == len(voters):
+            who = "nobody" if not finders else "everybody"
+            awards[teller].append(Award(AwardKind.STORYTELLER, 0, f"{who} found your card"))
+            for voter in voters:
+                awards[voter].append(
+                    Award(AwardKind.GUESS, 2, f"{who} found the storyteller's card")
+                )
+        else:
+            lone = self.lone_finder_scores_four and len(finders) == 1
+            points = 4 if lone and len(seating) == THREE_PLAYERS else 3
+            rule = " (3-player rule)" if points == 4 else ""
+            found = "only one player" if len(finders) == 1 else "some players, not all,"
+            awards[teller].append(
+                Award(AwardKind.STORYTELLER, points, f"{found} found your card{rule}")
+            )
+            for voter in voters:
+                if voter in finders:
+                    awards[voter].append(
+                        Award(AwardKind.GUESS, points, f"found the storyteller's card{rule}")
+                    )
+                else:
+                    awards[voter].append(
+                        Award(AwardKind.GUESS, 0, "did not find the storyteller's card")
+                    )
+
+        if self.max_votes(seating) > 1:
+            for voter in finders:
+                if len(reveal.votes[voter]) == 1:
+                    awards[voter].append(
+                        Award(AwardKind.SINGLE_VOTE, 1, "found it with a single vote")
+                    )
+
+        for player in voters:
+            mine = reveal.slots_of(player)
+            received = sum(len(reveal.votes_on(slot)) for slot in mine)
+            if received:
+                where = "your card" if len(mine) == 1 else "your cards"
+                text = f"{count(received, 'vote')} on {where}"
+                awards[player].append(capped(AwardKind.VOTES_RECEIVED, received, text, bonus_cap))
+        return {p: tuple(a) for p, a in awards.items()}

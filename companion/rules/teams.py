@@ -1,0 +1,140 @@
+"""Scoring of Dixit in teams (`teams-1e`, `teams`).
+
+Partners sit opposite each other and score together. The storyteller's partner and
+one member of every other team lay a card; the other member of each other team votes
+once. Scoring follows the storyteller rules per team: all or none found the card is
+0 for the storyteller's team and 2 for every other team; otherwise 3 for the
+storyteller's team and for each team whose voter found it. Every card other than the
+storyteller's earns its team 1 per vote, capped per card in the first edition.
+
+Decision (the rulebooks are silent): a voter may not vote for their teammate's card,
+just as nobody may vote for their own; the team's card is the voter's own.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from companion.errors import (
+    IllegalRoundError,
+    MissingCardError,
+    TeamCardsError,
+    VoterLaidCardError,
+)
+from companion.rules.round import Award, AwardKind, Round
+from companion.rules.scoring import Scoring, capped
+from companion.rules.seating import Seating
+from companion.rules.wording import count, slots
+
+
+@dataclass(frozen=True)
+class TeamScoring(Scoring):
+    """Find-the-storyteller's-card scoring between teams of two."""
+
+    def scorers(self, seating: Seating) -> tuple[str, ...]:
+        return seating.teams
+
+    def cards_per_round(self, players: int) -> int:
+        return players // 2 + 1
+
+    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+        teller = rnd.storyteller
+        partner = seating.partner(teller)
+        yield from self.count_problems(rnd, {teller: 1, partner: 1})
+        for team, members in zip(seating.teams, seating.pairs, strict=True):
+            if teller in members:
+                continue
+            laid = {m: rnd.reveal.slots_of(m) for m in members}
+            layers = [m for m in members if laid[m]]
+            if not layers:
+                yield MissingCardError(
+                    f"team {team} has not laid a card; one of them must",
+                    round_number=rnd.number,
+                    player=team,
+                )
+            elif len(layers) == 2:
+                both = ", ".join(f"{m} on {slots(laid[m])}" for m in members)
+                yield TeamCardsError(
+                    f"team {team} laid two cards ({both}); only one member may",
+                    round_number=rnd.number,
+                    player=team,
+                    slot=laid[members[1]][0],
+                )
+            else:
+                yield from self.count_problems(rnd, {layers[0]: 1})
+
+    def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
+        teller_team = seating.team(rnd.storyteller)
+        return tuple(
+            p
+            for p in seating.players
+            if seating.team(p) != teller_team
+            and not rnd.reveal.slots_of(p)
+            and rnd.reveal.slots_of(seating.partner(p))
+        )
+
+    def non_voter_error(self, seating: Seating, rnd: Round, player: str) -> IllegalRoundError:
+        if player == rnd.storyteller:
+            return super().non_voter_error(seating, rnd, player)
+        voted = rnd.reveal.votes[player]
+        if rnd.reveal.slots_of(player):
+            why = "laid a card, so does not vote"
+        elif player == seating.partner(rnd.storyteller):
+            why = "is the storyteller's partner and does not vote"
+        else:
+            why = "did not lay a card, but neither did their teammate, so nobody of the team votes"
+        return VoterLaidCardError(
+            f"{player} voted ({slots(voted)}) but {why}",
+            round_number=rnd.number,
+            player=player,
+            slot=voted[0],
+        )
+
+    def max_votes(self, seating: Seating) -> int:
+        return 1
+
+    def forbidden_slots(self, seating: Seating, rnd: Round, voter: str) -> tuple[int, ...]:
+        return rnd.reveal.slots_of(voter) + rnd.reveal.slots_of(seating.partner(voter))
+
+    def award(
+        self, seating: Seating, rnd: Round, bonus_cap: int | None
+    ) -> Mapping[str, tuple[Award, ...]]:
+        reveal = rnd.reveal
+        teller = rnd.storyteller
+        teller_team = seating.team(teller)
+        (target,) = reveal.slots_of(teller)
+        voters = self.voters(seating, rnd)
+        finders = [v for v in voters if target in reveal.votes[v]]
+        awards: dict[str, list[Award]] = {t: [] for t in seating.teams}
+
+        if not finders or len(finders) == len(voters):
+            who = "nobody" if not finders else "every team"
+            awards[teller_team].append(
+                Award(AwardKind.STORYTELLER, 0, f"{who} found {teller}'s card")
+            )
+            for voter in voters:
+                awards[seating.team(voter)].append(
+                    Award(AwardKind.GUESS, 2, f"{who} found the storyteller's card")
+                )
+        else:
+            awards[teller_team].append(
+                Award(AwardKind.STORYTELLER, 3, f"some teams, not all, found {teller}'s card")
+            )
+            for voter in voters:
+                if voter in finders:
+                    awards[seating.team(voter)].append(
+                        Award(AwardKind.GUESS, 3, f"{voter} found the storyteller's card")
+                    )
+                else:
+                    awards[seating.team(voter)].append(
+                        Award(AwardKind.GUESS, 0, f"{voter} did not find the storyteller's card")
+                    )
+
+        for slot, owner in reveal.cards.items():
+            received = len(reveal.votes_on(slot))
+            if slot == target or not received:
+                continue
+            text = f"{count(received, 'vote')} on {owner}'s card"
+            awards[seating.team(owner)].append(
+                capped(AwardKind.VOTES_RECEIVED, received, text, bonus_cap)
+            )
+        return {t: tuple(a) for t, a in awards.items()}
