@@ -127,3 +127,23 @@ class GameFileError(CompanionError, ValueError):
 
 class UnreadableFileError(CompanionError, OSError):
     """A file that cannot be opened or read: missing, a folder, no permission."""
+
+
+class KitError(CompanionError):
+    """Something wrong with the printed kit or its description."""
+
+
+class ForeignTagError(KitError, ValueError):
+    """A QR code whose text is not a tag of the companion's kit format."""
+
+
+class InvalidKitIdError(KitError, ValueError):
+    """A kit id that is not 2 to 6 capital letters or digits."""
+
+
+class LayoutError(KitError, ValueError):
+    """A layout file that is malformed or describes an impossible board."""
+
+
+class UnknownLayoutError(KitError, ValueError):
+    """A layout name that matches no layout file."""

@@ -1,0 +1,1 @@
+"""The physical kit: tag texts, player colours and board layouts."""

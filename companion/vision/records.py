@@ -1,0 +1,98 @@
+"""The plain records that flow between the vision steps."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from companion.kit.tags import KitTag
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One QR code decoded in a frame, before its text is interpreted."""
+
+    text: str
+    """The decoded text."""
+    corners_px: Quad
+    """The code's corners in frame pixels, in the code's own order: top left, top
+    right, bottom right, bottom left (so the code's rotation is known)."""
+
+    @property
+    def center_px(self) -> Point:
+        """The centre of the code in frame pixels."""
+        xs = [p[0] for p in self.corners_px]
+        ys = [p[1] for p in self.corners_px]
+        return (sum(xs) / 4, sum(ys) / 4)
+
+    @property
+    def side_px(self) -> float:
+        """The mean side length of the code (21 modules) in pixels."""
+        total = 0.0
+        for i in range(4):
+            (x0, y0), (x1, y1) = self.corners_px[i], self.corners_px[(i + 1) % 4]
+            total += ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        return total / 4
+
+
+@dataclass(frozen=True)
+class SeenTag:
+    """A kit tag found in a frame and placed on the board."""
+
+    tag: KitTag
+    """What the tag is."""
+    center_px: Point
+    """Its centre in frame pixels."""
+    center_mm: Point
+    """Its centre in board millimetres."""
+    px_per_module: float
+    """How many frame pixels one QR module spans: readability below 4 is poor."""
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A vote dial on a card."""
+
+    player: str
+    """The dial's colour, which is the player's name in the game."""
+    dial: int
+    """Which of the colour's two dials (1 or 2)."""
+
+
+@dataclass(frozen=True)
+class SlotContents:
+    """The tokens lying in one slot's card area."""
+
+    owners: tuple[str, ...] = ()
+    """Colours of the owner tokens on the card (one, unless something is wrong)."""
+    votes: tuple[Vote, ...] = ()
+    """The vote dials on the card."""
+    trap: bool = False
+    """Whether the trap dial lies on the card."""
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    """A kit token that lies outside every card area."""
+
+    text: str
+    """The tag's text."""
+    reason: str
+    """Why it could not be placed, in words."""
+
+
+@dataclass(frozen=True)
+class TableObservation:
+    """What one frame (or the stabiliser, over several) says lies on the table."""
+
+    slots: Mapping[int, SlotContents] = field(default_factory=dict)
+    """Slot number to its tokens; slots with nothing on them are left out."""
+    unplaced: tuple[Unplaced, ...] = ()
+    """Kit tokens outside every card area."""
+    foreign: tuple[str, ...] = ()
+    """Texts of QR codes that are not tags of this kit (other kits included)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "slots", MappingProxyType(dict(sorted(self.slots.items()))))
