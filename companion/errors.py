@@ -147,3 +147,39 @@ class LayoutError(KitError, ValueError):
 
 class UnknownLayoutError(KitError, ValueError):
     """A layout name that matches no layout file."""
+
+
+class VisionError(CompanionError):
+    """Something the table reader cannot do with the frames or files it was given."""
+
+
+class UnknownDecoderError(VisionError, ValueError):
+    """A decoder backend name that is not known."""
+
+
+class DecoderUnavailableError(VisionError, OSError):
+    """A known decoder backend whose library is not installed on this machine."""
+
+
+class UnreadableImageError(VisionError, OSError):
+    """An image file that is missing or that no image reader can open."""
+
+
+class CalibrationError(VisionError, ValueError):
+    """A frame that cannot calibrate the board: too few tags, two kits, a poor fit."""
+
+
+class CalibrationFileError(VisionError, ValueError):
+    """A calibration file that is missing, corrupt, or not of the calibration shape."""
+
+
+class SettingError(CompanionError, ValueError):
+    """A setting (a window length, a threshold) outside its meaningful range."""
+
+
+class TagSizeError(KitError, ValueError):
+    """A tag print size too small to print sharply or too large for the page."""
+
+
+class UnwritableFileError(CompanionError, OSError):
+    """A file or folder that cannot be written: a path through a file, no permission, no space."""

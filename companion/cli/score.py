@@ -6,15 +6,12 @@ the other files are still scored.
 """
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from companion.errors import CompanionError, GameFileError, UnreadableFileError
+from companion.cli.each import for_each
+from companion.errors import GameFileError, UnreadableFileError
 from companion.gamefile import parse_game, result_document
-
-EXIT_BAD_INPUT = 2
-"""Exit status when any input was malformed or illegal."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -30,16 +27,9 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Score each file in turn."""
-    status = 0
-    for name in args.files:
-        try:
-            doc = result_document(parse_game(_read(name)).play())
-        except CompanionError as err:
-            print(f"companion score: {_label(name)}: {err}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
-            continue
-        print(json.dumps(doc, ensure_ascii=False), flush=True)
-    return status
+    return for_each(
+        "score", args.files, lambda name: result_document(parse_game(_read(name)).play())
+    )
 
 
 def _read(name: str) -> str:
@@ -52,7 +42,3 @@ def _read(name: str) -> str:
         raise GameFileError("not UTF-8 text, so not a game file") from None
     except OSError as err:
         raise UnreadableFileError(err.strerror or str(err)) from None
-
-
-def _label(name: str) -> str:
-    return "standard input" if name == "-" else name

@@ -31,6 +31,13 @@ CHECK_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$%*+-"
 """The 41 characters a check character is written with (41 is prime)."""
 PREFIX = "DXC"
 """Every kit tag text starts with this."""
+MODULES = 21
+"""Modules across a version 1 QR code."""
+QUIET_ZONE_MODULES = 2
+"""White modules printed around the code on each side: tokens lie side by side, and
+each brings its own margin, so two are enough and keep the tokens small."""
+MODULES_ACROSS = MODULES + 2 * QUIET_ZONE_MODULES
+"""Modules across a printed tag: its printed size spans this many modules."""
 CORNERS = 4
 """Corner tags per kit."""
 SLOTS = 12

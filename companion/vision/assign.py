@@ -1,0 +1,150 @@
+"""From decoded codes to a table: which are ours, where they lie, which slot holds them.
+
+Texts that are not tags of this kit (other kits included) are foreign and are only
+reported. Corner and slot tags are anchors for the board fit. Tokens (vote dials,
+owner tokens, the trap dial) belong to the slot whose card area holds their centre;
+a token outside every card area is reported as unplaced, with the reason.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from companion.errors import ForeignTagError
+from companion.kit.layouts import Layout
+from companion.kit.tags import MODULES, KitTag, Role, parse_tag
+from companion.vision.board import BoardFit
+from companion.vision.records import (
+    Detection,
+    Point,
+    SlotContents,
+    TableObservation,
+    Unplaced,
+    Vote,
+)
+
+
+@dataclass(frozen=True)
+class KitDetection:
+    """A decoded code that is a tag of this kit."""
+
+    tag: KitTag
+    """What the tag is."""
+    detection: Detection
+    """Where it was seen."""
+
+    @property
+    def px_per_module(self) -> float:
+        """Frame pixels per QR module of this tag."""
+        return self.detection.side_px / MODULES
+
+
+@dataclass(frozen=True)
+class Classified:
+    """A frame's codes sorted into anchors, tokens and foreign texts."""
+
+    anchors: tuple[KitDetection, ...]
+    """Corner and slot tags of this kit."""
+    tokens: tuple[KitDetection, ...]
+    """Vote dials, owner tokens and the trap dial of this kit."""
+    foreign: tuple[str, ...]
+    """Texts that are not tags of this kit, sorted, once each."""
+
+
+@dataclass(frozen=True)
+class PlacedToken:
+    """A token assigned to the slot whose card area holds its centre."""
+
+    tag: KitTag
+    """The token."""
+    slot: int
+    """The slot it lies on."""
+    center_px: Point
+    """Where it was seen in the frame (for looking again where it is missing)."""
+
+
+def classify(detections: Iterable[Detection], kit: str) -> Classified:
+    """Sort codes by what they are; a tag seen twice counts once."""
+    anchors: dict[str, KitDetection] = {}
+    tokens: dict[str, KitDetection] = {}
+    foreign: set[str] = set()
+    for detection in detections:
+        try:
+            tag = parse_tag(detection.text)
+        except ForeignTagError:
+            foreign.add(detection.text)
+            continue
+        if tag.kit != kit:
+            foreign.add(detection.text)
+        elif tag.is_token:
+            tokens.setdefault(detection.text, KitDetection(tag, detection))
+        else:
+            anchors.setdefault(detection.text, KitDetection(tag, detection))
+    return Classified(tuple(anchors.values()), tuple(tokens.values()), tuple(sorted(foreign)))
+
+
+def anchor_pairs(
+    anchors: Sequence[KitDetection], layout: Layout
+) -> tuple[list[Point], list[Point]]:
+    """Frame and board positions of the anchors that the layout knows."""
+    places = layout.anchors()
+    pixels, board = [], []
+    for anchor in anchors:
+        key = _anchor_key(anchor.tag)
+        if key in places:
+            pixels.append(anchor.detection.center_px)
+            board.append(places[key])
+    return pixels, board
+
+
+def _anchor_key(tag: KitTag) -> tuple[str, int]:
+    if tag.role is Role.CORNER:
+        assert tag.corner is not None
+        return ("corner", tag.corner)
+    assert tag.slot is not None
+    return ("slot", tag.slot)
+
+
+def place(
+    tokens: Sequence[KitDetection], fit: BoardFit, layout: Layout
+) -> tuple[list[PlacedToken], list[Unplaced]]:
+    """Assign each token to the slot whose card area holds its centre."""
+    centres = [t.detection.center_px for t in tokens]
+    placed, unplaced = [], []
+    for token, centre_px, centre_mm in zip(tokens, centres, fit.to_mm(centres), strict=True):
+        slot = layout.slot_at(centre_mm)
+        if slot is None:
+            x, y = centre_mm
+            unplaced.append(
+                Unplaced(token.tag.text, f"outside every card area, at {x:.0f}, {y:.0f} mm")
+            )
+        else:
+            placed.append(PlacedToken(token.tag, slot, centre_px))
+    return placed, unplaced
+
+
+def observe(
+    placed: Iterable[PlacedToken], unplaced: Sequence[Unplaced], foreign: Sequence[str]
+) -> TableObservation:
+    """Group placed tokens by slot into a table observation."""
+    owners: dict[int, list[str]] = {}
+    votes: dict[int, list[Vote]] = {}
+    traps: set[int] = set()
+    for token in placed:
+        tag = token.tag
+        if tag.role is Role.OWNER:
+            assert tag.colour is not None
+            owners.setdefault(token.slot, []).append(tag.colour)
+        elif tag.role is Role.VOTE:
+            assert tag.colour is not None and tag.index is not None
+            votes.setdefault(token.slot, []).append(Vote(tag.colour, tag.index))
+        else:
+            traps.add(token.slot)
+    slots = {
+        slot: SlotContents(
+            owners=tuple(sorted(owners.get(slot, ()))),
+            votes=tuple(sorted(votes.get(slot, ()), key=lambda v: (v.player, v.dial))),
+            trap=slot in traps,
+        )
+        for slot in sorted(set(owners) | set(votes) | traps)
+    }
+    return TableObservation(slots, tuple(unplaced), tuple(foreign))

@@ -1,0 +1,80 @@
+"""Mapping frame pixels to board millimetres: a homography fitted to the fixed tags.
+
+Corner and slot tags lie at known board positions (the layout), so every one seen in
+a frame is a point pair. With four or more, a homography maps the board plane; with
+more, RANSAC sets aside a tag that was moved or misread. The fit's reprojection
+error, in millimetres, says how far to trust it.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision.records import Point
+
+MIN_ANCHORS = 4
+"""Point pairs a homography needs."""
+RANSAC_THRESHOLD_MM = 6.0
+"""A tag further than this from where the fit puts it is an outlier."""
+
+Matrix = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class BoardFit:
+    """A homography from frame pixels to board millimetres, and how good it is."""
+
+    px_to_mm: tuple[tuple[float, ...], ...]
+    """The 3x3 homography, row by row (plain floats, so it can be saved as JSON)."""
+    rms_error_mm: float
+    """Root mean square distance between fitted and layout positions of the inliers."""
+    anchors_used: int
+    """How many fixed tags the fit rests on (inliers)."""
+    anchors_seen: int
+    """How many fixed tags were offered to it."""
+
+    @property
+    def matrix(self) -> Matrix:
+        """The homography as a 3x3 array."""
+        return np.array(self.px_to_mm, dtype=np.float64)
+
+    def to_mm(self, points: Sequence[Point]) -> list[Point]:
+        """Map frame pixels to board millimetres."""
+        return _apply(self.matrix, points)
+
+    def to_px(self, points: Sequence[Point]) -> list[Point]:
+        """Map board millimetres to frame pixels."""
+        return _apply(np.linalg.inv(self.matrix).astype(np.float64), points)
+
+
+def fit_board(pixels: Sequence[Point], board_mm: Sequence[Point]) -> BoardFit | None:
+    """Fit the board to point pairs, or None when they cannot fix a plane.
+
+    None means fewer than four pairs, or pairs that lie (nearly) on a line.
+    """
+    if len(pixels) < MIN_ANCHORS:
+        return None
+    src = np.array(pixels, dtype=np.float64).reshape(-1, 1, 2)
+    dst = np.array(board_mm, dtype=np.float64).reshape(-1, 1, 2)
+    method = cv2.RANSAC if len(pixels) > MIN_ANCHORS else 0
+    matrix, mask = cv2.findHomography(src, dst, method, RANSAC_THRESHOLD_MM)
+    if matrix is None or not np.all(np.isfinite(matrix)) or abs(np.linalg.det(matrix)) < 1e-12:
+        return None
+    inliers = mask.ravel().astype(bool) if mask is not None else np.ones(len(pixels), bool)
+    if inliers.sum() < MIN_ANCHORS:
+        return None
+    fitted = cv2.perspectiveTransform(src[inliers], matrix)
+    rms = float(np.sqrt(np.mean(np.sum((fitted - dst[inliers]) ** 2, axis=2))))
+    rows = tuple(tuple(float(v) for v in row) for row in matrix)
+    return BoardFit(rows, rms, int(inliers.sum()), len(pixels))
+
+
+def _apply(matrix: Matrix, points: Sequence[Point]) -> list[Point]:
+    if not points:
+        return []
+    array = np.array(points, dtype=np.float64).reshape(-1, 1, 2)
+    mapped = cv2.perspectiveTransform(array, matrix).reshape(-1, 2)
+    return [(float(x), float(y)) for x, y in mapped]

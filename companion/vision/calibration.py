@@ -1,0 +1,174 @@
+"""Calibrating a table: one frame of the empty board fixes where the board lies.
+
+`calibrate` finds the corner and slot tags of one kit, fits the board, and records
+the kit, the layout, the frame size and how many pixels each tag's modules span. The
+result is saved as JSON and read back strictly: a damaged file is refused, never
+half-trusted.
+"""
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from companion.errors import CalibrationError, CalibrationFileError
+from companion.kit.layouts import Layout
+from companion.kit.tags import check_kit_id, parse_tag
+from companion.vision.assign import anchor_pairs, classify
+from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
+from companion.vision.decode import Decoder, Gray
+
+MAX_RMS_ERROR_MM = 4.0
+"""A calibration whose fit is worse than this is refused: tags would land in the
+wrong slot near card edges."""
+MIN_PX_PER_MODULE = 4.0
+"""Below this, tags are read unreliably; calibration warns."""
+FORMAT = 1
+"""Version of the calibration file format."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What one frame of the empty board told about this table."""
+
+    kit: str
+    """The kit id of the board's tags."""
+    layout: str
+    """The layout's name (or path) the board follows."""
+    frame_size: tuple[int, int]
+    """Width and height of the calibration frame, in pixels."""
+    board: BoardFit
+    """The board fit: pixels to millimetres, and its error."""
+    px_per_module: Mapping[str, float] = field(default_factory=dict)
+    """Tag text to the pixels per module it was seen at."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "px_per_module", MappingProxyType(dict(self.px_per_module)))
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Tags too small in the frame to be read reliably."""
+        small = sorted(
+            (ppm, text) for text, ppm in self.px_per_module.items() if ppm < MIN_PX_PER_MODULE
+        )
+        return tuple(
+            f"{text} is {ppm:.1f} px per module, below {MIN_PX_PER_MODULE:.0f}: "
+            "move the camera closer, use a higher resolution, or print larger tags"
+            for ppm, text in small
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The calibration as its JSON document."""
+        return {
+            "format": FORMAT,
+            "kit": self.kit,
+            "layout": self.layout,
+            "frame_size": list(self.frame_size),
+            "px_to_mm": [list(row) for row in self.board.px_to_mm],
+            "rms_error_mm": self.board.rms_error_mm,
+            "anchors_used": self.board.anchors_used,
+            "anchors_seen": self.board.anchors_seen,
+            "px_per_module": dict(sorted(self.px_per_module.items())),
+        }
+
+
+def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) -> Calibration:
+    """Calibrate from a frame of the empty board; `CalibrationError` says what is wrong."""
+    detections = decoder.decode(gray)
+    kits: dict[str, int] = {}
+    for detection in detections:
+        try:
+            kit = parse_tag(detection.text).kit
+        except ValueError:
+            continue
+        kits[kit] = kits.get(kit, 0) + 1
+    if len(kits) > 1:
+        counted = ", ".join(f"{k} ({n} tags)" for k, n in sorted(kits.items()))
+        raise CalibrationError(f"tags of more than one kit are in view: {counted}")
+    if not kits:
+        raise CalibrationError(
+            f"no tag of the companion's kit found in the frame ({len(detections)} other codes)"
+        )
+    (kit,) = kits
+    found = classify(detections, kit)
+    pixels, board_mm = anchor_pairs(found.anchors, layout)
+    if len(pixels) < MIN_ANCHORS:
+        raise CalibrationError(
+            f"only {len(pixels)} corner or slot tags of kit {kit} found on layout "
+            f"{layout.name}; at least {MIN_ANCHORS} are needed"
+        )
+    fit = fit_board(pixels, board_mm)
+    if fit is None:
+        raise CalibrationError(
+            f"the {len(pixels)} corner and slot tags found do not span the board: "
+            "they lie on a line or in one spot"
+        )
+    if fit.rms_error_mm > MAX_RMS_ERROR_MM:
+        raise CalibrationError(
+            f"the board fit is off by {fit.rms_error_mm:.1f} mm (at most {MAX_RMS_ERROR_MM:.0f}): "
+            f"is the layout {layout.name} the right one, and is the board flat?"
+        )
+    height, width = gray.shape[:2]
+    ppm = {a.tag.text: round(a.px_per_module, 2) for a in (*found.anchors, *found.tokens)}
+    return Calibration(kit, layout_name, (width, height), fit, ppm)
+
+
+def save_calibration(calibration: Calibration, path: Path) -> None:
+    """Write the calibration file (whole, then renamed, so a crash leaves the old one)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(calibration.to_json(), indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
+
+
+def load_calibration(path: Path) -> Calibration:
+    """Read a calibration file; `CalibrationFileError` if missing, corrupt or malformed."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CalibrationFileError(f"{path}: no such calibration file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise CalibrationFileError(f"{path}: not a calibration file ({err})") from None
+    try:
+        return _parse(doc)
+    except (KeyError, TypeError, ValueError) as err:
+        raise CalibrationFileError(f"{path}: damaged calibration file ({err})") from None
+
+
+def _parse(doc: Any) -> Calibration:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"expected a calibration object of format {FORMAT}")
+    rows = doc["px_to_mm"]
+    if not isinstance(rows, list) or len(rows) != 3 or any(len(r) != 3 for r in rows):
+        raise ValueError("px_to_mm must be a 3x3 matrix")
+    matrix = tuple(tuple(_finite(v) for v in row) for row in rows)
+    width, height = (int(v) for v in doc["frame_size"])
+    if width <= 0 or height <= 0:
+        raise ValueError("frame_size must be positive")
+    ppm = doc["px_per_module"]
+    if not isinstance(ppm, dict):
+        raise ValueError("px_per_module must be an object")
+    board = BoardFit(
+        matrix,
+        _finite(doc["rms_error_mm"]),
+        int(doc["anchors_used"]),
+        int(doc["anchors_seen"]),
+    )
+    layout = doc["layout"]
+    if not isinstance(layout, str) or not layout:
+        raise ValueError("layout must be a name")
+    return Calibration(
+        check_kit_id(str(doc["kit"])),
+        layout,
+        (width, height),
+        board,
+        {str(text): _finite(v) for text, v in ppm.items()},
+    )
+
+
+def _finite(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {value!r}")
+    return float(value)

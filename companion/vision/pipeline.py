@@ -1,0 +1,200 @@
+"""Reading one frame: decode, fit the board, look again where tags are missing, assign.
+
+The board is re-fitted from the corner and slot tags of every frame (boards get
+bumped); with too few in view (hands, tokens on top) the calibration's fit stands in.
+High-resolution frames are decoded at a reduced scale chosen from the calibration's
+pixels per module, and tags expected but missing (a known slot or corner tag, a token
+seen a moment ago) are looked for again in a full-resolution crop around where they
+should be. `TableWatcher` adds the stabiliser to turn frames into settled tables.
+"""
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.kit.layouts import Layout
+from companion.kit.tags import MODULES_ACROSS, KitTag, Role
+from companion.vision.assign import (
+    Classified,
+    PlacedToken,
+    anchor_pairs,
+    classify,
+    observe,
+    place,
+)
+from companion.vision.board import BoardFit, fit_board
+from companion.vision.calibration import MAX_RMS_ERROR_MM, Calibration
+from companion.vision.decode import Decoder, Gray
+from companion.vision.records import Detection, Point, TableObservation
+from companion.vision.stabilise import Settled, Stabiliser
+
+DECODE_PX_PER_MODULE = 5.0
+"""Pixels per module the main decode pass aims for: frames with larger tags are
+decoded at a reduced scale, which is faster and reads just as well."""
+MAX_LOOKS = 32
+"""At most this many crops are decoded again per frame."""
+LOOK_MARGIN = 1.6
+"""Half a crop's side, in tag sizes: room for a tag a little off its predicted place."""
+
+Frame = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """What one frame showed."""
+
+    observation: TableObservation
+    """Tokens by slot, unplaced tokens, foreign codes."""
+    placed: tuple[PlacedToken, ...]
+    """Every token assigned to a slot, with where it was seen."""
+    board: BoardFit
+    """The board fit used for this frame."""
+    refitted: bool
+    """Whether the fit came from this frame's tags (else from the calibration)."""
+    kit_tags: int
+    """How many tags of the calibrated kit were read (anchors and tokens)."""
+    looked_again: int
+    """How many crops were decoded again."""
+    found_again: int
+    """How many tags those crops found."""
+    elapsed_ms: float
+    """Time spent reading the frame."""
+
+
+class TableReader:
+    """Reads frames of one calibrated table."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        layout: Layout,
+        decoder: Decoder,
+        *,
+        decode_scale: float | None = None,
+    ) -> None:
+        self.calibration = calibration
+        self.layout = layout
+        self.decoder = decoder
+        self._decode_scale = decode_scale
+        self._fallbacks: dict[tuple[int, int], BoardFit] = {}
+        kit = calibration.kit
+        self._anchors = {
+            KitTag(kit, Role.CORNER, corner=c.corner).text: c.center_mm for c in layout.corners
+        }
+        self._anchors.update(
+            {KitTag(kit, Role.SLOT, slot=s.slot).text: s.tag_center_mm for s in layout.slots}
+        )
+
+    def read(self, frame: Frame, look_again: Mapping[str, Point] | None = None) -> FrameReading:
+        """Read a frame (greyscale or BGR); `look_again` maps token texts to where they
+        were last seen, to be looked for again if this frame misses them."""
+        started = time.perf_counter()
+        gray = to_gray(frame)
+        height, width = gray.shape
+        ratio = width / self.calibration.frame_size[0]
+        tag_px = self._tag_px(ratio)
+        scale = self._decode_scale or min(1.0, DECODE_PX_PER_MODULE * MODULES_ACROSS / tag_px)
+        detections = self._decode(gray, scale)
+        found = classify(detections, self.calibration.kit)
+        board, refitted = self._fit(found, (width, height))
+
+        targets = self._missing(found, board, look_again or {})
+        looks = [_crop_box(centre, tag_px * LOOK_MARGIN, width, height) for centre in targets]
+        extra: list[Detection] = []
+        for x0, y0, x1, y1 in looks[:MAX_LOOKS]:
+            extra += _shifted(self.decoder.decode(gray[y0:y1, x0:x1]), x0, y0, 1.0)
+        if extra:
+            found = classify([*detections, *extra], self.calibration.kit)
+            board, refitted = self._fit(found, (width, height))
+
+        placed, unplaced = place(found.tokens, board, self.layout)
+        return FrameReading(
+            observation=observe(placed, unplaced, found.foreign),
+            placed=tuple(placed),
+            board=board,
+            refitted=refitted,
+            kit_tags=len(found.anchors) + len(found.tokens),
+            looked_again=min(len(looks), MAX_LOOKS),
+            found_again=len({d.text for d in extra}),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+        )
+
+    def _tag_px(self, ratio: float) -> float:
+        """The typical side of a tag, quiet zone included, in this frame's pixels."""
+        ppm = sorted(self.calibration.px_per_module.values()) or [DECODE_PX_PER_MODULE]
+        return float(ppm[len(ppm) // 2]) * ratio * MODULES_ACROSS
+
+    def _decode(self, gray: Gray, scale: float) -> list[Detection]:
+        if scale >= 1.0:
+            return self.decoder.decode(gray)
+        small = np.asarray(
+            cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
+        )
+        return _shifted(self.decoder.decode(small), 0, 0, 1.0 / scale)
+
+    def _fit(self, found: Classified, size: tuple[int, int]) -> tuple[BoardFit, bool]:
+        pixels, board_mm = anchor_pairs(found.anchors, self.layout)
+        fit = fit_board(pixels, board_mm)
+        if fit is not None and fit.rms_error_mm <= MAX_RMS_ERROR_MM:
+            return fit, True
+        return self._fallback(size), False
+
+    def _fallback(self, size: tuple[int, int]) -> BoardFit:
+        """The calibration's fit, rescaled to this frame size."""
+        if size not in self._fallbacks:
+            fit = self.calibration.board
+            sx = self.calibration.frame_size[0] / size[0]
+            sy = self.calibration.frame_size[1] / size[1]
+            matrix = fit.matrix @ np.diag([sx, sy, 1.0])
+            rows = tuple(tuple(float(v) for v in row) for row in matrix)
+            self._fallbacks[size] = BoardFit(rows, fit.rms_error_mm, fit.anchors_used, 0)
+        return self._fallbacks[size]
+
+    def _missing(
+        self, found: Classified, board: BoardFit, look_again: Mapping[str, Point]
+    ) -> list[Point]:
+        """Where expected tags should be but were not read in this frame."""
+        seen = {a.tag.text for a in (*found.anchors, *found.tokens)}
+        anchors = [p for text, p in self._anchors.items() if text not in seen]
+        tokens = [p for text, p in look_again.items() if text not in seen]
+        return [*board.to_px(anchors), *tokens]
+
+
+class TableWatcher:
+    """A reader and a stabiliser together: frames in, settled tables out."""
+
+    def __init__(self, reader: TableReader, stabiliser: Stabiliser) -> None:
+        self.reader = reader
+        self.stabiliser = stabiliser
+
+    def push(self, frame: Frame) -> tuple[FrameReading, Settled]:
+        """Read a frame, looking again for tokens the stabiliser still expects."""
+        reading = self.reader.read(frame, self.stabiliser.look_again())
+        return reading, self.stabiliser.push(reading.placed, reading.observation)
+
+
+def to_gray(frame: Frame) -> Gray:
+    """The frame in grey levels: as it is when already grey, else from BGR."""
+    if frame.ndim == 2:
+        return frame
+    return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _crop_box(centre: Point, half: float, width: int, height: int) -> tuple[int, int, int, int]:
+    x, y = centre
+    x0, y0 = max(0, int(x - half)), max(0, int(y - half))
+    x1, y1 = min(width, int(x + half)), min(height, int(y + half))
+    return (x0, y0, max(x0, x1), max(y0, y1))
+
+
+def _shifted(detections: Sequence[Detection], dx: float, dy: float, k: float) -> list[Detection]:
+    """Detections moved from a crop or scaled image back into frame pixels."""
+    moved = []
+    for d in detections:
+        a, b, c, e = ((x * k + dx, y * k + dy) for x, y in d.corners_px)
+        moved.append(Detection(d.text, (a, b, c, e)))
+    return moved
