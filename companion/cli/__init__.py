@@ -5,9 +5,9 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.cli import score
+from companion.cli import calibrate, layout, read, score, tags
 
-_COMMANDS = (score,)
+_COMMANDS = (score, tags, layout, calibrate, read)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -116,7 +116,7 @@ class Game:
     @property
     def cards_per_round(self) -> int:
         """Cards laid out each round."""
-        return self.ruleset.cards_per_round(len(self.seating))
+        return len(self.ruleset.scoring.layers(self.seating, self.storyteller))
 
     @property
     def scorers(self) -> tuple[str, ...]:

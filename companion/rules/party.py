@@ -7,10 +7,9 @@ slot, their own included, up to the cap (5 in the first edition, none later). Wh
 which card does not matter for the points.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.errors import IllegalRoundError
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
@@ -24,11 +23,8 @@ class PartyScoring(Scoring):
     has_trap = True
     own_card_votes = True
 
-    def cards_per_round(self, players: int) -> int:
-        return players
-
-    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
-        yield from self.count_problems(rnd, dict.fromkeys(seating.players, 1))
+    def layers(self, seating: Seating, storyteller: str) -> tuple[tuple[str, ...], ...]:
+        return tuple((p,) for p in seating.players)
 
     def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
         return seating.players

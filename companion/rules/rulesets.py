@@ -108,10 +108,6 @@ class Ruleset:
             return self.three_player_hand
         return self.hand
 
-    def cards_per_round(self, players: int) -> int:
-        """Cards laid out each round (and drawn afterwards)."""
-        return self.scoring.cards_per_round(players)
-
     def scorers(self, seating: Seating) -> tuple[str, ...]:
         """Who scores: players, or teams in team rulesets."""
         return self.scoring.scorers(seating)

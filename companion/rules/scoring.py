@@ -41,12 +41,20 @@ class Scoring(ABC):
         return seating.players
 
     @abstractmethod
-    def cards_per_round(self, players: int) -> int:
-        """How many cards are laid out each round with this many players."""
+    def layers(self, seating: Seating, storyteller: str) -> tuple[tuple[str, ...], ...]:
+        """Who lays the cards of a round: one entry per card, naming the players who may
+        lay it (one name where the card is that player's to lay, a team's two members
+        where either may)."""
 
-    @abstractmethod
     def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
-        """Cards laid by the wrong players, missing cards, too many cards."""
+        """Cards laid by the wrong players, missing cards, too many cards.
+
+        Here for schemes where every card is one given player's to lay; Teams override.
+        """
+        expected = dict.fromkeys(seating.players, 0)
+        for (player,) in self.layers(seating, rnd.storyteller):
+            expected[player] += 1
+        yield from self.count_problems(rnd, expected)
 
     @abstractmethod
     def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:

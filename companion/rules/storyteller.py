@@ -6,10 +6,9 @@ the finders score 3. Each non-storyteller then scores 1 per vote on a card of th
 up to the bonus cap. The variations between editions are the two switches below.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.errors import IllegalRoundError
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
@@ -34,15 +33,10 @@ class StorytellerScoring(Scoring):
         """Cards each non-storyteller lays: two with three players, else one."""
         return 2 if len(seating) == THREE_PLAYERS else 1
 
-    def cards_per_round(self, players: int) -> int:
-        if players == THREE_PLAYERS:
-            return 1 + 2 * (players - 1)
-        return players
-
-    def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
+    def layers(self, seating: Seating, storyteller: str) -> tuple[tuple[str, ...], ...]:
         each = self.cards_per_player(seating)
-        expected = {p: 1 if p == rnd.storyteller else each for p in seating.players}
-        yield from self.count_problems(rnd, expected)
+        others = [(p,) for p in seating.players if p != storyteller for _ in range(each)]
+        return ((storyteller,), *others)
 
     def voters(self, seating: Seating, rnd: Round) -> tuple[str, ...]:
         return tuple(p for p in seating.players if p != rnd.storyteller)

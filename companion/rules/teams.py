@@ -33,8 +33,9 @@ class TeamScoring(Scoring):
     def scorers(self, seating: Seating) -> tuple[str, ...]:
         return seating.teams
 
-    def cards_per_round(self, players: int) -> int:
-        return players // 2 + 1
+    def layers(self, seating: Seating, storyteller: str) -> tuple[tuple[str, ...], ...]:
+        others = tuple(pair for pair in seating.pairs if storyteller not in pair)
+        return ((storyteller,), (seating.partner(storyteller),), *others)
 
     def card_problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
         teller = rnd.storyteller

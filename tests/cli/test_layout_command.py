@@ -1,0 +1,56 @@
+"""`companion layout list | show NAME`: the layouts as JSON; exit 2 on an unknown one."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.kit.layouts import LAYOUT_DIR, layout_names, load_layout, parse_layout
+
+
+def test_list_prints_the_shipped_names_as_one_json_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["layout", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert json.loads(out) == layout_names() == sorted(p.stem for p in LAYOUT_DIR.glob("*.json"))
+    assert {"classic-8", "odyssey-12", "mat-a1-12"} <= set(json.loads(out))
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_show_prints_the_layout_document(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layout", "show", name]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc == load_layout(name).to_json()
+    assert parse_layout(doc, "shown") == load_layout(name)
+
+
+def test_show_takes_a_layout_file_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = load_layout("classic-8").to_json() | {"name": "our-table"}
+    path = tmp_path / "ours.json"
+    path.write_text(json.dumps(doc))
+    assert main(["layout", "show", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == doc
+
+
+def test_an_unknown_name_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layout", "show", "chess"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "companion layout: unknown layout 'chess'; "
+        "shipped layouts are classic-8, mat-a1-12, odyssey-12\n"
+    )
+
+
+def test_a_malformed_file_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"name": "broken"}')
+    assert main(["layout", "show", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"companion layout: layout {path}: 'board_mm' is missing\n"
