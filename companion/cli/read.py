@@ -47,7 +47,7 @@ def _read(reader: TableReader, calibration: Calibration, name: str) -> dict[str,
 
 def _refuse_other_kit(reading: FrameReading, calibration: Calibration) -> None:
     """A frame showing only another kit's tags is the wrong table, not an empty one."""
-    if reading.kit_tags:
+    if reading.kit_texts:
         return
     others = set()
     for text in reading.observation.foreign:

@@ -19,6 +19,7 @@ longest text, with a 6-character kit id, is 17 characters.
 """
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -45,6 +46,7 @@ SLOTS = 12
 DIALS = 2
 """Vote dials, and owner tokens, per colour."""
 
+_VALUES = {c: value for value, c in enumerate(ALPHANUMERIC)}
 _KIT = re.compile(r"[A-Z0-9]{2,6}")
 _CODES = "|".join(c.code for c in COLOURS)
 _TEXT = re.compile(
@@ -89,7 +91,7 @@ class KitTag:
     corner: int | None = None
     """The corner number of a corner tag (1..4)."""
 
-    @property
+    @functools.cached_property
     def text(self) -> str:
         """The text encoded in the QR code."""
         head = f"{PREFIX}.{self.kit}.{self._body()}"
@@ -126,19 +128,29 @@ def check_character(head: str) -> str:
 
     Weighting by position catches swapped characters as well as changed ones.
     """
-    total = sum(weight * ALPHANUMERIC.index(c) for weight, c in enumerate(head, start=1))
+    total = sum(weight * _VALUES[c] for weight, c in enumerate(head, start=1))
     return CHECK_ALPHABET[total % len(CHECK_ALPHABET)]
 
 
 def parse_tag(text: str) -> KitTag:
     """The kit tag a QR text stands for, or `ForeignTagError` saying why it is none."""
+    parsed = _parse(text)
+    if isinstance(parsed, str):
+        raise ForeignTagError(parsed)
+    return parsed
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> KitTag | str:
+    """The tag, or why the text is foreign; remembered, as a table shows the same
+    few dozen texts in every frame."""
     found = _TEXT.fullmatch(text)
     if found is None:
         shown = text if len(text) <= 40 else text[:37] + "..."
-        raise ForeignTagError(f"{shown!r} is not a companion tag")
+        return f"{shown!r} is not a companion tag"
     head, check = text[:-2], found["check"]
     if check != check_character(head):
-        raise ForeignTagError(f"{text!r} has a wrong check character")
+        return f"{text!r} has a wrong check character"
     kit = found["kit"]
     if found["corner"]:
         return KitTag(kit, Role.CORNER, corner=int(found["corner"]))

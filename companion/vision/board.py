@@ -19,6 +19,9 @@ MIN_ANCHORS = 4
 """Point pairs a homography needs."""
 RANSAC_THRESHOLD_MM = 6.0
 """A tag further than this from where the fit puts it is an outlier."""
+MIN_AGREEING = 0.6
+"""Share of the tags seen that must agree with a fit: any four points fit some plane,
+so a fit that most tags disagree with is the wrong board or layout."""
 
 Matrix = npt.NDArray[np.float64]
 
@@ -35,6 +38,11 @@ class BoardFit:
     """How many fixed tags the fit rests on (inliers)."""
     anchors_seen: int
     """How many fixed tags were offered to it."""
+
+    @property
+    def agreeing(self) -> float:
+        """Share of the tags offered that the fit rests on."""
+        return self.anchors_used / self.anchors_seen if self.anchors_seen else 0.0
 
     @property
     def matrix(self) -> Matrix:

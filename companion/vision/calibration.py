@@ -17,13 +17,17 @@ from typing import Any
 from companion.errors import CalibrationError, CalibrationFileError
 from companion.kit.layouts import Layout
 from companion.kit.tags import check_kit_id, parse_tag
+from companion.rules.wording import count
 from companion.vision.assign import anchor_pairs, classify
 from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
 from companion.vision.decode import Decoder, Gray
 
-MAX_RMS_ERROR_MM = 4.0
+MAX_RMS_ERROR_MM = 2.0
 """A calibration whose fit is worse than this is refused: tags would land in the
 wrong slot near card edges."""
+MIN_AGREEING_EMPTY = 0.85
+"""On the empty board all tags should agree with the fit; one in eight may be off (a
+sticker put back askew). A stricter share than in play, where tokens cover tags."""
 MIN_PX_PER_MODULE = 4.0
 """Below this, tags are read unreliably; calibration warns."""
 FORMAT = 1
@@ -86,7 +90,7 @@ def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) ->
             continue
         kits[kit] = kits.get(kit, 0) + 1
     if len(kits) > 1:
-        counted = ", ".join(f"{k} ({n} tags)" for k, n in sorted(kits.items()))
+        counted = ", ".join(f"{k} ({count(n, 'tag')})" for k, n in sorted(kits.items()))
         raise CalibrationError(f"tags of more than one kit are in view: {counted}")
     if not kits:
         raise CalibrationError(
@@ -105,6 +109,11 @@ def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) ->
         raise CalibrationError(
             f"the {len(pixels)} corner and slot tags found do not span the board: "
             "they lie on a line or in one spot"
+        )
+    if fit.agreeing < MIN_AGREEING_EMPTY:
+        raise CalibrationError(
+            f"only {fit.anchors_used} of {fit.anchors_seen} corner and slot tags agree with "
+            f"layout {layout.name}: is it the right layout, or were tags moved?"
         )
     if fit.rms_error_mm > MAX_RMS_ERROR_MM:
         raise CalibrationError(

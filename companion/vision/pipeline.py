@@ -26,7 +26,7 @@ from companion.vision.assign import (
     observe,
     place,
 )
-from companion.vision.board import BoardFit, fit_board
+from companion.vision.board import MIN_AGREEING, BoardFit, fit_board
 from companion.vision.calibration import MAX_RMS_ERROR_MM, Calibration
 from companion.vision.decode import Decoder, Gray
 from companion.vision.records import Detection, Point, TableObservation
@@ -55,8 +55,8 @@ class FrameReading:
     """The board fit used for this frame."""
     refitted: bool
     """Whether the fit came from this frame's tags (else from the calibration)."""
-    kit_tags: int
-    """How many tags of the calibrated kit were read (anchors and tokens)."""
+    kit_texts: tuple[str, ...]
+    """Texts of the calibrated kit's tags read in this frame, anchors and tokens."""
     looked_again: int
     """How many crops were decoded again."""
     found_again: int
@@ -100,16 +100,22 @@ class TableReader:
         scale = self._decode_scale or min(1.0, DECODE_PX_PER_MODULE * MODULES_ACROSS / tag_px)
         detections = self._decode(gray, scale)
         found = classify(detections, self.calibration.kit)
-        board, refitted = self._fit(found, (width, height))
+        fit = self._refit(found)
+        fallback = self._fallback((width, height))
 
-        targets = self._missing(found, board, look_again or {})
-        looks = [_crop_box(centre, tag_px * LOOK_MARGIN, width, height) for centre in targets]
+        targets = self._missing_tokens(found, look_again or {})
+        if fit is None:
+            targets += self._missing_anchors(found, fallback)
+        boxes = (_crop_box(centre, tag_px * LOOK_MARGIN, width, height) for centre in targets)
+        looks = [b for b in boxes if min(b[2] - b[0], b[3] - b[1]) >= tag_px][:MAX_LOOKS]
         extra: list[Detection] = []
-        for x0, y0, x1, y1 in looks[:MAX_LOOKS]:
+        for x0, y0, x1, y1 in looks:
             extra += _shifted(self.decoder.decode(gray[y0:y1, x0:x1]), x0, y0, 1.0)
         if extra:
             found = classify([*detections, *extra], self.calibration.kit)
-            board, refitted = self._fit(found, (width, height))
+            if fit is None:
+                fit = self._refit(found)
+        board, refitted = (fit, True) if fit is not None else (fallback, False)
 
         placed, unplaced = place(found.tokens, board, self.layout)
         return FrameReading(
@@ -117,8 +123,8 @@ class TableReader:
             placed=tuple(placed),
             board=board,
             refitted=refitted,
-            kit_tags=len(found.anchors) + len(found.tokens),
-            looked_again=min(len(looks), MAX_LOOKS),
+            kit_texts=tuple(k.detection.text for k in (*found.anchors, *found.tokens)),
+            looked_again=len(looks),
             found_again=len({d.text for d in extra}),
             elapsed_ms=(time.perf_counter() - started) * 1000,
         )
@@ -136,12 +142,12 @@ class TableReader:
         )
         return _shifted(self.decoder.decode(small), 0, 0, 1.0 / scale)
 
-    def _fit(self, found: Classified, size: tuple[int, int]) -> tuple[BoardFit, bool]:
-        pixels, board_mm = anchor_pairs(found.anchors, self.layout)
-        fit = fit_board(pixels, board_mm)
-        if fit is not None and fit.rms_error_mm <= MAX_RMS_ERROR_MM:
-            return fit, True
-        return self._fallback(size), False
+    def _refit(self, found: Classified) -> BoardFit | None:
+        """The board fitted to this frame's corner and slot tags, if they fix it well."""
+        fit = fit_board(*anchor_pairs(found.anchors, self.layout))
+        if fit is None or fit.rms_error_mm > MAX_RMS_ERROR_MM or fit.agreeing < MIN_AGREEING:
+            return None
+        return fit
 
     def _fallback(self, size: tuple[int, int]) -> BoardFit:
         """The calibration's fit, rescaled to this frame size."""
@@ -154,14 +160,16 @@ class TableReader:
             self._fallbacks[size] = BoardFit(rows, fit.rms_error_mm, fit.anchors_used, 0)
         return self._fallbacks[size]
 
-    def _missing(
-        self, found: Classified, board: BoardFit, look_again: Mapping[str, Point]
-    ) -> list[Point]:
-        """Where expected tags should be but were not read in this frame."""
-        seen = {a.tag.text for a in (*found.anchors, *found.tokens)}
-        anchors = [p for text, p in self._anchors.items() if text not in seen]
-        tokens = [p for text, p in look_again.items() if text not in seen]
-        return [*board.to_px(anchors), *tokens]
+    def _missing_tokens(self, found: Classified, look_again: Mapping[str, Point]) -> list[Point]:
+        """Where tokens seen a moment ago were, when this frame missed them."""
+        seen = {t.detection.text for t in found.tokens}
+        return [p for text, p in look_again.items() if text not in seen]
+
+    def _missing_anchors(self, found: Classified, board: BoardFit) -> list[Point]:
+        """Where the corner and slot tags this frame missed should be: looked for only
+        when too few were read to fit the board."""
+        seen = {a.detection.text for a in found.anchors}
+        return board.to_px([p for text, p in self._anchors.items() if text not in seen])
 
 
 class TableWatcher:

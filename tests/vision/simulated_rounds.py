@@ -1,0 +1,152 @@
+"""Whole simulated rounds through the reader and the stabiliser, for the accuracy tests.
+
+Each round is a random legal reveal of one ruleset and player count, laid out on the
+board, photographed three times (two clear frames, one with hands reaching over the
+board) and fed to the watcher as a sequence of frames in which the hands come and go.
+The settled table is compared with what the players laid; every single frame's reads
+are compared with the tags that frame shows.
+"""
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.kit.colours import COLOURS
+from companion.kit.layouts import Layout, load_layout
+from companion.kit.tags import KitTag, Role
+from companion.rules import RULESETS, Game
+from companion.vision.assign import PlacedToken, observe
+from companion.vision.calibration import Calibration, calibrate
+from companion.vision.decode import make_decoder
+from companion.vision.pipeline import TableReader, TableWatcher, to_gray
+from companion.vision.records import TableObservation
+from companion.vision.sim import CameraPose, Conditions, ForeignCode, Scene, render, round_scene
+from companion.vision.stabilise import Stabiliser
+
+KIT = "CAFE1"
+LAYOUT = "odyssey-12"
+"""The 12-slot board: it holds every round of every ruleset."""
+FRAME_PX = (4608, 2592)
+"""Camera Module 3 at full resolution: 24 mm tokens over a 12-slot board at 4 to 5 px
+per module from 80 cm."""
+MILD = Conditions(blur_sigma_px=0.8, noise_sigma=3.0, jpeg_quality=None)
+HANDS = dataclasses.replace(MILD, hands=2)
+SEQUENCE = (0, 2, 1, 2, 0, 1, 0, 1)
+"""Which of the three frames (0 and 1 clear, 2 with hands) the watcher sees, in order."""
+MIN_PX_PER_MODULE = 4.0
+
+CASES = [(name, n) for name in sorted(RULESETS) for n in RULESETS[name].player_counts]
+"""Every ruleset with every player count it allows."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What one simulated round showed about the reader."""
+
+    case: str
+    """Ruleset, player count and seed."""
+    visible: int
+    """Kit tags fully visible at >= 4 px per module, over the clear frames."""
+    read: int
+    """How many of those the single-frame reader found, in the right place."""
+    misread: tuple[str, ...]
+    """Kit tags the reader reported that the frame did not show, or in a wrong slot."""
+    settled_exact: bool
+    """Whether the settled table equals what the players laid."""
+    difference: str
+    """What differed, when it did."""
+    foreign_shown: int
+    """Foreign codes (menus, another kit's tags) fully visible in the clear frames."""
+
+
+def table_pose(layout: Layout) -> CameraPose:
+    """A camera high enough to see the whole board, as a café would mount it."""
+    return CameraPose(height_mm=800.0 * layout.board_mm[0] / 812.0, tilt_deg=6.0, frame_px=FRAME_PX)
+
+
+@functools.cache
+def calibrated(name: str) -> Calibration:
+    """The calibration a café would make once: a frame of the empty board."""
+    layout = load_layout(name)
+    frame = render(Scene(layout, KIT), table_pose(layout), MILD, np.random.default_rng(0))
+    return calibrate(to_gray(frame.image), layout, make_decoder(), name)
+
+
+def expected_table(scene: Scene, layout: Layout) -> TableObservation:
+    """The table as the players laid it: every token in the slot holding its centre."""
+    placed = []
+    for p in scene.tokens:
+        slot = layout.slot_at(p.center_mm)
+        assert slot is not None
+        placed.append(PlacedToken(p.tag, slot, (0.0, 0.0)))
+    return observe(placed, (), ())
+
+
+def foreign_codes(layout: Layout, rng: np.random.Generator) -> tuple[ForeignCode, ...]:
+    """A café menu code and a token of the next table's kit, lying between the cards."""
+    width, height = layout.board_mm
+    other = KitTag("BAR2", Role.VOTE, colour=COLOURS[int(rng.integers(12))].name, index=1)
+    return (
+        ForeignCode(
+            "https://cafe.example/menu", (width * 0.3, height / 2), 30.0, float(rng.uniform(0, 90))
+        ),
+        ForeignCode(
+            other.text, (width * 0.7, height / 2), layout.token_size_mm, float(rng.uniform(0, 90))
+        ),
+    )
+
+
+def play_round(args: tuple[str, int, int]) -> RoundResult:
+    """One simulated round of `ruleset` with `players` players, from `seed`."""
+    ruleset, players, seed = args
+    rng = np.random.default_rng(seed)
+    rules = RULESETS[ruleset]
+    layout = load_layout(LAYOUT)
+    names = [c.name for c in COLOURS[:players]]
+    game = Game.start(rules, names, names[int(rng.integers(players))])
+    scene = round_scene(layout, KIT, game, rng)
+    scene = dataclasses.replace(scene, foreign=foreign_codes(layout, rng))
+    pose = table_pose(layout)
+    frames = [render(scene, pose, c, rng) for c in (MILD, MILD, HANDS)]
+
+    reader = TableReader(calibrated(LAYOUT), layout, make_decoder())
+    truth_slot = {p.tag.text: layout.slot_at(p.center_mm) for p in scene.tokens}
+    visible = read = foreign_shown = 0
+    misread: list[str] = []
+    for frame in frames[:2]:
+        reading = reader.read(frame.image)
+        shown = {
+            t.text
+            for t in frame.truth.visible_tags
+            if t.tag is not None
+            and t.tag.kit == KIT
+            and t.tag.is_token
+            and t.px_per_module >= MIN_PX_PER_MODULE
+        }
+        got = {p.tag.text: p.slot for p in reading.placed}
+        visible += len(shown)
+        read += sum(1 for text in shown if got.get(text) == truth_slot[text])
+        misread += [text for text, slot in got.items() if truth_slot.get(text) != slot]
+        foreign_shown += sum(
+            1 for t in frame.truth.visible_tags if t.tag is None or t.tag.kit != KIT
+        )
+
+    watcher = TableWatcher(reader, Stabiliser())
+    for index in SEQUENCE:
+        _, settled = watcher.push(frames[index].image)
+    want = expected_table(scene, layout)
+    exact = dict(settled.observation.slots) == dict(want.slots)
+    difference = (
+        "" if exact else f"settled {dict(settled.observation.slots)} != laid {dict(want.slots)}"
+    )
+    return RoundResult(
+        f"{ruleset} {players}p seed {seed}",
+        visible,
+        read,
+        tuple(misread),
+        exact,
+        difference,
+        foreign_shown,
+    )
