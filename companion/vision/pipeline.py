@@ -2,10 +2,11 @@
 
 The board is re-fitted from the corner and slot tags of every frame (boards get
 bumped); with too few in view (hands, tokens on top) the calibration's fit stands in.
-High-resolution frames are decoded at a reduced scale chosen from the calibration's
-pixels per module, and tags expected but missing (a known slot or corner tag, a token
-seen a moment ago) are looked for again in a full-resolution crop around where they
-should be. `TableWatcher` adds the stabiliser to turn frames into settled tables.
+Frames in which tokens span more than about 5 px per module are decoded at a reduced
+scale chosen from the calibration, and tags expected but missing (a token seen a
+moment ago; the corner and slot tags, when too few were read to fit the board) are
+looked for again in a full-resolution crop around where they should be.
+`TableWatcher` adds the stabiliser to turn frames into settled tables.
 """
 
 import time
@@ -82,11 +83,24 @@ class TableReader:
         self._decode_scale = decode_scale
         self._fallbacks: dict[tuple[int, int], BoardFit] = {}
         kit = calibration.kit
-        self._anchors = {
-            KitTag(kit, Role.CORNER, corner=c.corner).text: c.center_mm for c in layout.corners
-        }
-        self._anchors.update(
-            {KitTag(kit, Role.SLOT, slot=s.slot).text: s.tag_center_mm for s in layout.slots}
+        anchors = [
+            (KitTag(kit, Role.CORNER, corner=c.corner), c.center_mm, c.size_mm)
+            for c in layout.corners
+        ]
+        anchors += [
+            (KitTag(kit, Role.SLOT, slot=s.slot), s.tag_center_mm, s.tag_size_mm)
+            for s in layout.slots
+        ]
+        self._anchors = {tag.text: centre for tag, centre, _ in anchors}
+        px_per_mm = sorted(
+            calibration.px_per_module[tag.text] * MODULES_ACROSS / size
+            for tag, _, size in anchors
+            if tag.text in calibration.px_per_module
+        )
+        self._token_px = (
+            px_per_mm[len(px_per_mm) // 2] * layout.token_size_mm
+            if px_per_mm
+            else DECODE_PX_PER_MODULE * MODULES_ACROSS
         )
 
     def read(self, frame: Frame, look_again: Mapping[str, Point] | None = None) -> FrameReading:
@@ -95,8 +109,7 @@ class TableReader:
         started = time.perf_counter()
         gray = to_gray(frame)
         height, width = gray.shape
-        ratio = width / self.calibration.frame_size[0]
-        tag_px = self._tag_px(ratio)
+        tag_px = self._token_px * width / self.calibration.frame_size[0]
         scale = self._decode_scale or min(1.0, DECODE_PX_PER_MODULE * MODULES_ACROSS / tag_px)
         detections = self._decode(gray, scale)
         found = classify(detections, self.calibration.kit)
@@ -128,11 +141,6 @@ class TableReader:
             found_again=len({d.text for d in extra}),
             elapsed_ms=(time.perf_counter() - started) * 1000,
         )
-
-    def _tag_px(self, ratio: float) -> float:
-        """The typical side of a tag, quiet zone included, in this frame's pixels."""
-        ppm = sorted(self.calibration.px_per_module.values()) or [DECODE_PX_PER_MODULE]
-        return float(ppm[len(ppm) // 2]) * ratio * MODULES_ACROSS
 
     def _decode(self, gray: Gray, scale: float) -> list[Detection]:
         if scale >= 1.0:

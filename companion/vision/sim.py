@@ -12,20 +12,15 @@ frame.truth.reveal   # the round the tokens stand for
 frame.truth.visible_tags
 ```
 
-`sim_scene` holds what lies where and the camera geometry; `sim_render` draws.
+`sim_scene` says what lies where, `sim_camera` where the camera is, `sim_effects`
+how the frame is spoiled, `sim_render` draws it and `sim_truth` says what it shows.
 """
 
-from companion.vision.sim_render import Conditions, SimFrame, render
-from companion.vision.sim_scene import (
-    CameraPose,
-    ForeignCode,
-    Obstruction,
-    Placement,
-    Scene,
-    SimTruth,
-    TagTruth,
-    round_scene,
-)
+from companion.vision.sim_camera import CameraPose
+from companion.vision.sim_effects import Conditions
+from companion.vision.sim_render import SimFrame, render
+from companion.vision.sim_scene import ForeignCode, Placement, Scene, round_scene
+from companion.vision.sim_truth import Obstruction, SimTruth, TagTruth
 
 __all__ = [
     "CameraPose",

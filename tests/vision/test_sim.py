@@ -27,7 +27,7 @@ from companion.vision.sim import (
     render,
     round_scene,
 )
-from companion.vision.sim_scene import project
+from companion.vision.sim_camera import project
 
 KIT = "CAFE1"
 CLEAN = Conditions(blur_sigma_px=0, noise_sigma=0, gradient=0, jpeg_quality=None)
