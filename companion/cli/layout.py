@@ -7,14 +7,11 @@ café's own board. An unknown or malformed layout prints one line on stderr and 
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from companion.cli.each import fail
 from companion.errors import CompanionError
 from companion.kit.layouts import layout_names, load_layout
-
-EXIT_BAD_INPUT = 2
-"""Exit status when the layout is unknown or malformed."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -39,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         layout = load_layout(args.name)
     except CompanionError as err:
-        print(f"companion layout: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail("layout", err)
     print(json.dumps(layout.to_json(), indent=1))
     return 0

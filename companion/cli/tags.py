@@ -10,10 +10,10 @@ one line on stderr and exits 2.
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.each import fail
 from companion.errors import CompanionError, InvalidKitIdError, TagSizeError, UnwritableFileError
 from companion.kit.colours import COLOURS
 from companion.kit.layouts import load_layout
@@ -21,8 +21,6 @@ from companion.kit.printing import manifest, printed_kit
 from companion.kit.qr import png_bytes
 from companion.kit.sheet import kit_sheet, mat_sheet
 
-EXIT_BAD_INPUT = 2
-"""Exit status when the kit cannot be made or written."""
 DEFAULT_LAYOUT = "mat-a1-12"
 """The layout whose sizes a kit takes unless told: the printable mat, with all 12 slots."""
 
@@ -72,8 +70,7 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.out)
         _write(out, files)
     except CompanionError as err:
-        print(f"companion tags: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail("tags", err)
     mat = ", mat.pdf" if args.mat else ""
     print(f"wrote {len(printed)} tag PNGs, kit.pdf, manifest.json{mat} to {out}")
     return 0

@@ -29,7 +29,9 @@ DEFAULT_TOKEN_SIZE_MM = 24.0
 """Printed size of vote dial, owner token and trap tags, quiet zone included."""
 
 Point = tuple[float, float]
+"""A position: x, y (board millimetres here; frame pixels in the vision records)."""
 Rect = tuple[float, float, float, float]
+"""A rectangle: x0, y0, x1, y1."""
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from companion.kit.layouts import Point as Point
 from companion.kit.tags import KitTag
 
-Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
 
