@@ -5,9 +5,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail, for_each
-from companion.errors import CalibrationError, CompanionError, ForeignTagError
+from companion.errors import CalibrationError, CompanionError
 from companion.kit.layouts import load_layout
-from companion.kit.tags import parse_tag
+from companion.vision.assign import kits_in
 from companion.vision.calibration import Calibration, load_calibration
 from companion.vision.decode import DECODERS, make_decoder
 from companion.vision.images import load_gray
@@ -49,12 +49,7 @@ def _refuse_other_kit(reading: FrameReading, calibration: Calibration) -> None:
     """A frame showing only another kit's tags is the wrong table, not an empty one."""
     if reading.kit_texts:
         return
-    others = set()
-    for text in reading.observation.foreign:
-        try:
-            others.add(parse_tag(text).kit)
-        except ForeignTagError:
-            continue
+    others = kits_in(reading.observation.foreign)
     if others:
         raise CalibrationError(
             f"the tags in view are of kit {', '.join(sorted(others))}, "

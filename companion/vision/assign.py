@@ -6,6 +6,7 @@ owner tokens, the trap dial) belong to the slot whose card area holds their cent
 a token outside every card area is reported as unplaced, with the reason.
 """
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -80,6 +81,17 @@ def classify(detections: Iterable[Detection], kit: str) -> Classified:
         else:
             anchors.setdefault(detection.text, KitDetection(tag, detection))
     return Classified(tuple(anchors.values()), tuple(tokens.values()), tuple(sorted(foreign)))
+
+
+def kits_in(texts: Iterable[str]) -> Counter[str]:
+    """How many codes of each kit the texts hold; texts that are not tags are skipped."""
+    kits: Counter[str] = Counter()
+    for text in texts:
+        try:
+            kits[parse_tag(text).kit] += 1
+        except ForeignTagError:
+            continue
+    return kits
 
 
 def anchor_pairs(

@@ -16,9 +16,9 @@ from typing import Any
 
 from companion.errors import CalibrationError, CalibrationFileError
 from companion.kit.layouts import Layout
-from companion.kit.tags import check_kit_id, parse_tag
+from companion.kit.tags import check_kit_id
 from companion.rules.wording import count
-from companion.vision.assign import anchor_pairs, classify
+from companion.vision.assign import anchor_pairs, classify, kits_in
 from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
 from companion.vision.decode import Decoder, Gray
 
@@ -82,13 +82,7 @@ class Calibration:
 def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) -> Calibration:
     """Calibrate from a frame of the empty board; `CalibrationError` says what is wrong."""
     detections = decoder.decode(gray)
-    kits: dict[str, int] = {}
-    for detection in detections:
-        try:
-            kit = parse_tag(detection.text).kit
-        except ValueError:
-            continue
-        kits[kit] = kits.get(kit, 0) + 1
+    kits = kits_in(d.text for d in detections)
     if len(kits) > 1:
         counted = ", ".join(f"{k} ({count(n, 'tag')})" for k, n in sorted(kits.items()))
         raise CalibrationError(f"tags of more than one kit are in view: {counted}")
