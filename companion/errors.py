@@ -183,3 +183,43 @@ class TagSizeError(KitError, ValueError):
 
 class UnwritableFileError(CompanionError, OSError):
     """A file or folder that cannot be written: a path through a file, no permission, no space."""
+
+
+class HardwareError(CompanionError):
+    """Something wrong with a camera, a button, a light or an LED strip."""
+
+
+class UnknownSourceError(HardwareError, ValueError):
+    """A frame source description that names no known kind of source."""
+
+
+class CameraUnavailableError(HardwareError, OSError):
+    """A camera, video file or image folder that cannot be opened at all."""
+
+
+class CameraLostError(HardwareError, OSError):
+    """A frame source that failed or vanished after it had been working."""
+
+
+class SourceEndedError(HardwareError, EOFError):
+    """A replayed video or image folder that has no frames left."""
+
+
+class PinSettingError(HardwareError, ValueError):
+    """A button, light or strip setting that cannot work: a pin used twice, no such pin."""
+
+
+class JournalError(CompanionError):
+    """Something the journal of played games cannot do."""
+
+
+class JournalCorruptError(JournalError, OSError):
+    """A journal file that is damaged, truncated, or not a journal at all."""
+
+
+class UnknownGameError(JournalError, ValueError):
+    """A game number that the journal does not hold."""
+
+
+class CorrectionError(JournalError, ValueError):
+    """A correction of a past round that would leave later rounds unplayable."""

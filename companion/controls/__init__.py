@@ -1,0 +1,1 @@
+"""The controls: what players press (GPIO buttons, keys, touches) and the lights they see."""

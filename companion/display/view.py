@@ -1,0 +1,211 @@
+"""What the screen shows, as plain values: the game loop builds a `ScreenView`, the
+display draws it.
+
+Nothing here knows pygame, and nothing in the display knows the rules: the loop
+decides every word and number, the display only decides where they go. A test can
+check a view without drawing it, and draw any view without playing a game.
+"""
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.controls.actions import Action
+
+RGB = tuple[int, int, int]
+TRACK_LENGTH = 30
+"""Spaces on the printed scoring track (0 to 30); scores beyond lap the track."""
+
+
+class Phase(enum.Enum):
+    """Which screen is up."""
+
+    SETUP = "setup"
+    """Choosing the first storyteller before round 1."""
+    WAITING = "waiting"
+    """The round is being laid out; the table is read as it changes."""
+    PROPOSAL = "proposal"
+    """A legal round has settled: its score awaits confirmation."""
+    CLEARING = "clearing"
+    """The round is committed; the rabbits move; the table is to be cleared."""
+    EDITING = "editing"
+    """A round is entered or corrected by hand."""
+    WINNER = "winner"
+    """The game is over."""
+
+
+class Level(enum.Enum):
+    """How a notice is drawn."""
+
+    INFO = "info"
+    """Good to know: a code that is not ours in view, the camera mode."""
+    WAITING = "waiting"
+    """Something the table still lacks: votes, owner tokens."""
+    PROBLEM = "problem"
+    """Something wrong on the table that must be put right before scoring."""
+
+
+@dataclass(frozen=True)
+class Rabbit:
+    """One player's (or team's) rabbit on the track."""
+
+    name: str
+    """The player or team, as shown ("Ann", "Ann + Bob")."""
+    colours: tuple[RGB, ...]
+    """Its colour; a team's rabbit has one colour per member."""
+    total: int
+    """The score written next to the name."""
+    position: float
+    """Where the rabbit stands now, in track spaces: equal to `total` at rest and
+    between the old and new totals while it moves."""
+    storyteller: bool = False
+    """Whether this player (or a member of this team) tells in the current round."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line in the list of what the table waits for and what is wrong."""
+
+    text: str
+    """The words, naming the player and slot ("Blue voted for their own card, slot 2")."""
+    level: Level
+    """How it is drawn."""
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One scorer's points in a round."""
+
+    name: str
+    """The player or team."""
+    colours: tuple[RGB, ...]
+    """Their colour(s), for the swatch."""
+    points: int
+    """Points won this round."""
+    reasons: tuple[str, ...]
+    """Why, one short line per award ("+3 storyteller: some found the card")."""
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A round's points with their reasons."""
+
+    title: str
+    """"Proposed score: round 4" or "Round 3"."""
+    lines: tuple[ScoreLine, ...]
+    """Every scorer, in seating order."""
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """The small camera picture and what is known about the source."""
+
+    image: npt.NDArray[np.uint8] | None
+    """A small BGR picture with tags and slot assignments already drawn on it, or
+    None when there is no frame to show."""
+    status: str
+    """One line: "camera: simulated table, 10 fps" or why there is no picture."""
+    working: bool
+    """False when the source has failed; the status then says what to do."""
+
+
+@dataclass(frozen=True)
+class OnScreenButton:
+    """A button drawn on the screen, for mouse and touch."""
+
+    label: str
+    """The words on it ("Confirm")."""
+    action: Action
+    """What touching it does."""
+    enabled: bool = True
+    """Disabled buttons are drawn greyed out and do nothing."""
+
+
+@dataclass(frozen=True)
+class EditorRow:
+    """One line of the round editor: a card's slot, a vote, the trap, or the round."""
+
+    label: str
+    """What the row sets ("Blue's card", "Green's vote", "Round")."""
+    value: str
+    """Its current value ("slot 4", "none", "5 (playing now)")."""
+    selected: bool
+    """Whether the left and right keys change this row."""
+
+
+@dataclass(frozen=True)
+class EditorView:
+    """The round editor: a round entered or corrected by hand."""
+
+    title: str
+    """"Enter round 5 by hand" or "Correct round 3"."""
+    rows: tuple[EditorRow, ...]
+    """Round, cards, votes and trap, in that order."""
+    problems: tuple[str, ...]
+    """What the rules engine says is wrong with the round as it stands."""
+    preview: Breakdown | None
+    """The score the round would get (for a past round: the new score), when legal."""
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """Choosing the first storyteller."""
+
+    ruleset: str
+    """The edition and options ("Dixit Odyssey, to 30 points")."""
+    players: tuple[tuple[str, RGB], ...]
+    """Players in seating order with their kit colours."""
+    chosen: int
+    """Index of the player chosen to tell first."""
+    hint: str
+    """How to choose ("Press Next, touch a name, or lay your owner token on a card")."""
+
+
+@dataclass(frozen=True)
+class WinnerView:
+    """The end of the game."""
+
+    winners: tuple[str, ...]
+    """The winner, or those who share the win."""
+    reason: str
+    """Why the game ended ("a score reached 30 after round 9")."""
+    standings: tuple[tuple[str, tuple[RGB, ...], int], ...]
+    """Every scorer with colours and final total, best first."""
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """Everything on the screen at one moment."""
+
+    phase: Phase
+    """Which screen is up."""
+    title: str
+    """Top line: edition and round ("Dixit Odyssey - round 4")."""
+    headline: str
+    """The one sentence that says what happens now, drawn large."""
+    rabbits: tuple[Rabbit, ...]
+    """Every scorer's rabbit, in seating order."""
+    notices: tuple[Notice, ...] = ()
+    """What the table waits for and what is wrong, most urgent first."""
+    proposal: Breakdown | None = None
+    """The score awaiting confirmation."""
+    last_round: Breakdown | None = None
+    """The last committed round's score."""
+    camera: CameraView | None = None
+    """The camera picture and status, when a source is in use."""
+    buttons: tuple[OnScreenButton, ...] = ()
+    """Buttons for mouse and touch, left to right."""
+    countdown: float | None = None
+    """Seconds left before the proposal confirms itself, when auto-confirm is on."""
+    footer: str = ""
+    """Small print: piles, turns left, the journal file."""
+    editor: EditorView | None = None
+    """The round editor, in `Phase.EDITING`."""
+    setup: SetupView | None = None
+    """The first storyteller choice, in `Phase.SETUP`."""
+    winner: WinnerView | None = None
+    """The final standings, in `Phase.WINNER`."""
+    target: int | None = TRACK_LENGTH
+    """The winning score, marked on the track when it is a score to reach."""

@@ -1,0 +1,1 @@
+"""Frame sources: the camera module, an OpenCV device or video, a folder, the simulated table."""
