@@ -53,6 +53,8 @@ class IllegalRoundError(RulesError, ValueError):
         slot: int | None = None,
     ) -> None:
         super().__init__(f"round {round_number}: {message}")
+        self.detail = message
+        """The message without the round number, for a screen that shows the round."""
         self.round_number = round_number
         """The round in which the problem lies (1 = first round)."""
         self.player = player
@@ -223,3 +225,7 @@ class UnknownGameError(JournalError, ValueError):
 
 class CorrectionError(JournalError, ValueError):
     """A correction of a past round that would leave later rounds unplayable."""
+
+
+class HardwareUnavailableError(HardwareError, OSError):
+    """GPIO, SPI or a library for them that this machine lacks or that is closed."""

@@ -8,6 +8,7 @@ each into a message on the screen and goes on by hand.
 
 import abc
 from types import TracebackType
+from typing import Self
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +30,7 @@ class FrameSource(abc.ABC):
     def close(self) -> None:
         """Let the camera or file go; safe to call twice."""
 
-    def __enter__(self) -> "FrameSource":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

@@ -121,20 +121,28 @@ class Scene:
         return self.layout.token_size_mm
 
 
-def round_scene(layout: Layout, kit: str, game: Game, rng: np.random.Generator) -> Scene:
+def round_scene(
+    layout: Layout,
+    kit: str,
+    game: Game,
+    rng: np.random.Generator,
+    colours: Mapping[str, str] | None = None,
+) -> Scene:
     """A random legal reveal of the next round of `game`, laid out on `layout`.
 
     Each player who lays cards puts owner token i on their i-th card (in slot order),
     each voter puts vote dial j on the slot of their j-th vote, and in Party the
     storyteller's trap dial lies on the trapped card. Tokens are spread over the slot's
     card area, a token size or more apart where the area has room, their centres
-    always inside the area, each turned at random. The game's players must be the
-    first kit colours in seating order, since tokens carry colours, not names.
+    always inside the area, each turned at random. Tokens carry colours, not names:
+    `colours` maps each player to their kit colour; without it the game's players
+    must be the first kit colours in seating order.
     """
     check_kit_id(kit)
-    _check_players(game)
+    if colours is None:
+        _check_players(game)
     reveal = _random_reveal(game, [spec.slot for spec in layout.slots], rng)
-    by_slot = _tokens_by_slot(kit, game, reveal)
+    by_slot = _tokens_by_slot(kit, game, reveal, colours or {p: p for p in game.seating.players})
     placements: list[Placement] = []
     for spec in layout.slots:
         placements += _scatter(spec.card_mm, by_slot.get(spec.slot, []), layout, rng)
@@ -189,14 +197,17 @@ def _random_reveal(game: Game, slots: list[int], rng: np.random.Generator) -> Re
     return reveal
 
 
-def _tokens_by_slot(kit: str, game: Game, reveal: Reveal) -> dict[int, list[KitTag]]:
+def _tokens_by_slot(
+    kit: str, game: Game, reveal: Reveal, colours: Mapping[str, str]
+) -> dict[int, list[KitTag]]:
     """The tokens each slot holds at reveal, in seating order, the trap dial last."""
     by_slot: dict[int, list[KitTag]] = {}
     for player in game.seating.players:
+        colour = colours[player]
         for i, slot in enumerate(reveal.slots_of(player), start=1):
-            by_slot.setdefault(slot, []).append(KitTag(kit, Role.OWNER, colour=player, index=i))
+            by_slot.setdefault(slot, []).append(KitTag(kit, Role.OWNER, colour=colour, index=i))
         for j, slot in enumerate(reveal.votes.get(player, ()), start=1):
-            by_slot.setdefault(slot, []).append(KitTag(kit, Role.VOTE, colour=player, index=j))
+            by_slot.setdefault(slot, []).append(KitTag(kit, Role.VOTE, colour=colour, index=j))
     if reveal.trap is not None:
         by_slot.setdefault(reveal.trap, []).append(KitTag(kit, Role.TRAP))
     return by_slot

@@ -1,0 +1,210 @@
+"""The whole companion on a simulated table: setup to winner, with no hardware.
+
+The demo calibrates the simulated board from a frame of it, as a café would, then
+runs the real loop (reader, stabiliser, session, journal, screen) while simulated
+players lay their tokens. Proposals confirm themselves after a countdown. Time is
+simulated too (one frame is a tenth of a second), so a headless demo runs as fast as
+the machine reads frames and its screens are the same on every run of one seed.
+"""
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from companion.app.demo_players import DemoPlayers
+from companion.app.lineup import Lineup
+from companion.app.loop import Camera, Loop
+from companion.app.present import scorer_name
+from companion.app.session import Session, Settings
+from companion.display.screen import DisplayMode, Screen
+from companion.display.view import Phase
+from companion.errors import CompanionError
+from companion.journal import Journal
+from companion.kit.layouts import Layout, load_layout
+from companion.kit.tags import MODULES_ACROSS
+from companion.rules import Ruleset
+from companion.sources.simulated import SimulatedTable
+from companion.vision.calibration import calibrate
+from companion.vision.decode import make_decoder
+from companion.vision.pipeline import TableReader, TableWatcher, to_gray
+from companion.vision.sim import CameraPose, Conditions, Scene
+from companion.vision.stabilise import Stabiliser
+
+KIT = "DEMO1"
+LAYOUT = "odyssey-12"
+"""The 12-slot board: it holds every round of every ruleset."""
+FRAME_SIZES = ((2304, 1296), (4608, 2592))
+"""Camera Module 3 modes, the cheaper first: the demo takes the first that shows the
+tokens at `PX_PER_MODULE` (the 12-slot board needs full resolution)."""
+PX_PER_MODULE = 4.0
+"""Pixels per QR module the demo's camera gives a token, at least."""
+MARGIN = 1.04
+"""Room around the board in the frame, as a share of its width."""
+TILT_DEG = 6.0
+"""How far the demo's camera leans: mounts are rarely quite level."""
+CONDITIONS = Conditions(blur_sigma_px=0.8, noise_sigma=3.0, jpeg_quality=None)
+FRAME_SECONDS = 0.1
+"""Simulated time per frame: a camera at 10 frames a second."""
+STUCK_FRAMES = 600
+"""Frames without a round scored after which the demo gives up (a bug, not a table)."""
+WINNER_FRAMES = 20
+"""Frames the winner screen stays up before the demo ends."""
+NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lea")
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """How a demo game went."""
+
+    game_id: int
+    """The game's number in the journal."""
+    totals: dict[str, int]
+    """Final totals by scorer."""
+    rounds: int
+    """Rounds the game had at its end."""
+    scored: int
+    """Rounds scored in this run (fewer than `rounds` when a game was resumed)."""
+    exact: int
+    """Rounds the companion read exactly as the simulated players laid them."""
+    mistakes: int
+    """Misplaced dials the players made (and the companion caught)."""
+    frames: int
+    """Frames read."""
+    reading_ms: float
+    """Median time to read one frame."""
+
+
+class SimClock:
+    """Simulated time: advances one frame at a time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def demo_pose(layout: Layout) -> CameraPose:
+    """A camera just high enough to see the whole board, in the cheapest mode that
+    still shows its tokens sharply enough."""
+    width_mm, height_mm = layout.board_mm
+    half = math.tan(math.radians(CameraPose.hfov_deg) / 2)
+    for frame in FRAME_SIZES:
+        seen_mm = max(width_mm, height_mm * frame[0] / frame[1]) * MARGIN
+        px_per_module = frame[0] / seen_mm * layout.token_size_mm / MODULES_ACROSS
+        if px_per_module >= PX_PER_MODULE or frame == FRAME_SIZES[-1]:
+            return CameraPose(height_mm=seen_mm / 2 / half, tilt_deg=TILT_DEG, frame_px=frame)
+    raise AssertionError("FRAME_SIZES is empty")
+
+
+def run_demo(
+    ruleset: Ruleset,
+    players: int,
+    journal: Journal,
+    mode: DisplayMode,
+    *,
+    layout_name: str = LAYOUT,
+    resume: bool = False,
+    seed: int = 1,
+    out: Path | None = None,
+    auto_confirm: float = 2.0,
+    say: Callable[[str], None] = print,
+) -> DemoResult:
+    """Play one game of `ruleset` with `players` simulated players to the end; with
+    `resume`, go on with the journal's unfinished game if there is one."""
+    rng = np.random.default_rng(seed)
+    layout = load_layout(layout_name)
+    table = SimulatedTable(Scene(layout, KIT), demo_pose(layout), CONDITIONS, rng)
+    calibration = calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
+    reader = TableReader(calibration, layout, make_decoder())
+    settings = Settings(tuple(s.slot for s in layout.slots), auto_confirm=auto_confirm)
+    stored = journal.resume() if resume else None
+    if stored is not None:
+        session = Session.resumed(stored, journal, settings, lambda: (None, None))
+        ruleset, players = session.ruleset, len(session.lineup.names)
+    else:
+        session = Session(
+            ruleset, Lineup.parse(NAMES[:players]), journal, settings, lambda: (None, None)
+        )
+    lineup = session.lineup
+    clock = SimClock()
+    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, source=table)
+    screen = Screen(mode=mode)
+    loop = Loop(session, screen, clock, camera)
+    demo = DemoPlayers(table, layout, KIT, lineup, rng)
+    again = f", going on with game {stored.id}" if stored is not None else ""
+    say(f"demo: {ruleset.title}, {players} players, seed {seed}{again}")
+    exact = frames_idle = snapshots = 0
+    played_before = len(session.game.played)
+    phase: Phase | None = None
+    problem_shown = False
+    shown_winner = 0
+    timings: list[float] = []
+    try:
+        while shown_winner < WINNER_FRAMES and not loop.quit:
+            started = time.perf_counter()
+            demo.act(session)
+            played = len(session.game.played)
+            loop.step()
+            if camera.reading is not None:
+                timings.append(camera.reading.elapsed_ms)
+            if len(session.game.played) > played:
+                exact += _report(session, demo, say)
+                frames_idle = 0
+            frames_idle += 1
+            if frames_idle > STUCK_FRAMES:
+                raise CompanionError(f"the demo made no progress for {STUCK_FRAMES} frames")
+            problem = session.phase is Phase.WAITING and bool(
+                session.report and session.report.problems
+            )
+            if session.phase is not phase or (problem and not problem_shown):
+                phase = session.phase
+                problem_shown = problem
+                snapshots += 1
+                if out is not None:
+                    _snapshot(screen, out, snapshots, session, "-problem" if problem else "")
+            if phase is Phase.WINNER and not session.hopping(clock.now):
+                shown_winner += 1
+            clock.now += FRAME_SECONDS
+            if mode is not DisplayMode.HEADLESS:
+                time.sleep(max(0.0, FRAME_SECONDS - (time.perf_counter() - started)))
+        if out is not None:
+            _snapshot(screen, out, snapshots + 1, session)
+    finally:
+        screen.close()
+    game = session.game
+    totals = {scorer_name(game, s): t for s, t in game.totals.items()}
+    say("final totals: " + ", ".join(f"{name} {total}" for name, total in totals.items()))
+    return DemoResult(
+        game_id=session.game_id or 0,
+        totals=dict(game.totals),
+        rounds=len(game.played),
+        scored=len(game.played) - played_before,
+        exact=exact,
+        mistakes=demo.mistakes_made,
+        frames=camera.frames,
+        reading_ms=float(np.median(timings)) if timings else 0.0,
+    )
+
+
+def _report(session: Session, demo: DemoPlayers, say: Callable[[str], None]) -> int:
+    """Print the round just scored; 1 when it was read exactly as laid."""
+    game = session.game
+    last = game.played[-1]
+    points = ", ".join(f"{scorer_name(game, s)} {d:+d}" for s, d in last.score.deltas.items())
+    same = demo.truth is not None and last.score.round.reveal == demo.truth
+    verdict = "read as laid" if same else "DIFFERS from what was laid"
+    played = last.score.round
+    say(f"round {played.number} ({played.storyteller} told): {points} - {verdict}")
+    return int(same)
+
+
+def _snapshot(screen: Screen, out: Path, index: int, session: Session, note: str = "") -> None:
+    """Save the screen as it is now, named by order, round and phase."""
+    out.mkdir(parents=True, exist_ok=True)
+    number = session.game.round_number if session.game.outcome is None else len(session.game.played)
+    screen.save_png(out / f"{index:03d}-round-{number:02d}-{session.phase.value}{note}.png")

@@ -1,0 +1,156 @@
+"""Simulated players for the demo: they lay cards and tokens on the simulated table.
+
+They play the way people do: at reveal the owner tokens go down first, then the
+votes in twos and threes with hands over the board, now and then a dial on the
+voter's own card that is moved once the screen complains, and the table is cleared
+once the round is scored. They watch the screen (the session's phase) and nothing
+else; what they laid is kept as the truth the companion's reading is checked against.
+"""
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from companion.app.lineup import Lineup
+from companion.app.session import Session
+from companion.display.view import Phase
+from companion.kit.layouts import Layout
+from companion.kit.tags import KitTag, Role
+from companion.rules import Reveal
+from companion.sources.simulated import Lay, SimulatedTable
+from companion.vision.sim import Placement, Scene, round_scene
+
+SETTLING = 6
+"""Frames each stage of laying out lasts before the next hand comes."""
+MISTAKE_FRAMES = 12
+"""Frames a misplaced dial lies before its player notices the screen and moves it."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One moment of laying out a round."""
+
+    lay: Lay
+    """What lies on the table."""
+    frames: int
+    """How long it lasts; the last stage lasts until the companion moves on."""
+    mistake: bool = False
+    """Whether a dial lies on its own player's card in this stage."""
+
+
+class DemoPlayers:
+    """The players at a simulated table."""
+
+    def __init__(
+        self,
+        table: SimulatedTable,
+        layout: Layout,
+        kit: str,
+        lineup: Lineup,
+        rng: np.random.Generator,
+        mistakes: float = 0.3,
+    ) -> None:
+        self.table = table
+        self.layout = layout
+        self.kit = kit
+        self.lineup = lineup
+        self.rng = rng
+        self.mistakes = mistakes
+        self.truth: Reveal | None = None
+        """What the players laid for the round being played."""
+        self.mistakes_made = 0
+        self._plan: tuple[Stage, ...] = ()
+        self._for: tuple[object, ...] = ()
+        self._frame = 0
+
+    def act(self, session: Session) -> None:
+        """Lay the table for the next frame, given what the screen shows."""
+        game = session.game
+        key: tuple[object, ...] = (session.phase, session.game_id, len(game.played))
+        if session.phase is Phase.PROPOSAL:
+            key = (Phase.WAITING, *key[1:])
+        if key != self._for:
+            self._for = key
+            self._frame = 0
+            self._plan = self._plan_for(session)
+        stage = self._stage()
+        if stage is not None:
+            self.table.lay(stage.lay)
+        self._frame += 1
+
+    def _stage(self) -> Stage | None:
+        elapsed = self._frame
+        for stage in self._plan:
+            if elapsed < stage.frames:
+                return stage
+            elapsed -= stage.frames
+        return self._plan[-1] if self._plan else None
+
+    def _plan_for(self, session: Session) -> tuple[Stage, ...]:
+        empty = Scene(self.layout, self.kit)
+        match session.phase:
+            case Phase.SETUP:
+                return (Stage(Lay(empty), SETTLING), Stage(Lay(self._first_storyteller()), 1))
+            case Phase.WAITING:
+                return self._round(session)
+            case Phase.CLEARING | Phase.WINNER:
+                return (Stage(Lay(empty, hands=1), 2), Stage(Lay(empty), 1))
+            case _:
+                return self._plan
+
+    def _first_storyteller(self) -> Scene:
+        """One player's owner token alone on a card: "I tell first"."""
+        colour = self.lineup.colours[int(self.rng.integers(len(self.lineup.colours)))]
+        spec = self.layout.slots[int(self.rng.integers(len(self.layout.slots)))]
+        x0, y0, x1, y1 = spec.card_mm
+        token = Placement(
+            KitTag(self.kit, Role.OWNER, colour=colour, index=1),
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            0.0,
+        )
+        return Scene(self.layout, self.kit, {spec.slot: True}, (token,))
+
+    def _round(self, session: Session) -> tuple[Stage, ...]:
+        """A round laid out in stages: owners, some votes with hands, maybe a mistake,
+        then everything."""
+        colours = dict(zip(self.lineup.names, self.lineup.colours, strict=True))
+        full = round_scene(self.layout, self.kit, session.game, self.rng, colours)
+        self.truth = full.reveal
+        owners = tuple(p for p in full.tokens if p.tag.role is not Role.VOTE)
+        votes = tuple(p for p in full.tokens if p.tag.role is Role.VOTE)
+        half = votes[: len(votes) // 2]
+        stages = [
+            Stage(Lay(replace(full, tokens=owners)), SETTLING),
+            Stage(Lay(replace(full, tokens=owners + half), hands=1), 2),
+            Stage(Lay(replace(full, tokens=owners + half)), SETTLING),
+        ]
+        wrong = self._own_card_vote(full, session)
+        if wrong is not None and self.rng.random() < self.mistakes:
+            self.mistakes_made += 1
+            stages.append(Stage(Lay(wrong, hands=1), 2, mistake=True))
+            stages.append(Stage(Lay(wrong), MISTAKE_FRAMES, mistake=True))
+            stages.append(Stage(Lay(full, hands=1), 2))
+        stages.append(Stage(Lay(full), 1))
+        return tuple(stages)
+
+    def _own_card_vote(self, full: Scene, session: Session) -> Scene | None:
+        """The full table, but with one voter's dial on their own card, when the rules
+        forbid that and some voter has a card of their own."""
+        if full.reveal is None or session.game.ruleset.scoring.own_card_votes:
+            return None
+        reveal = full.reveal
+        for i, placement in enumerate(full.tokens):
+            tag = placement.tag
+            if tag.role is not Role.VOTE or tag.colour is None:
+                continue
+            player = self.lineup.player_of(tag.colour)
+            own = reveal.slots_of(player) if player is not None else ()
+            if not own:
+                continue
+            spec = next(s for s in self.layout.slots if s.slot == own[0])
+            x0, _, x1, y1 = spec.card_mm
+            spot = ((x0 + x1) / 2, y1 - self.layout.token_size_mm * 0.7)
+            tokens = list(full.tokens)
+            tokens[i] = replace(placement, center_mm=spot, angle_deg=0.0)
+            return replace(full, tokens=tuple(tokens))
+        return None

@@ -1,0 +1,201 @@
+"""The main loop: one frame at a time, from the camera to the screen.
+
+Each step takes the presses posted since the last one (buttons post from their own
+thread; the screen gives keys, clicks and touches), reads one frame, lets the
+session see the settled table, and draws. A camera that fails is closed, reported
+on the screen and tried again every few seconds while the game goes on by hand.
+Nothing here scores or decides: the session does, and this module only carries.
+"""
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.app.overlay import annotate, encode_jpeg
+from companion.app.present import present, scorer_colours
+from companion.app.session import Session
+from companion.controls.actions import Action, Press
+from companion.controls.light import Status, StatusLight
+from companion.controls.strip import TrackStrip
+from companion.display.screen import Screen
+from companion.display.view import CameraView, Level, Phase
+from companion.errors import CameraLostError, CameraUnavailableError, SourceEndedError
+from companion.kit.layouts import Layout
+from companion.sources.base import Frame, FrameSource
+from companion.vision.pipeline import FrameReading, TableWatcher
+
+RETRY_SECONDS = 3.0
+"""How often a failed camera is opened again."""
+THUMBNAIL_WIDTH = 480
+"""Width of the camera picture on the screen, in pixels."""
+THUMBNAIL_SECONDS = 0.25
+"""How often the camera picture on the screen is redrawn."""
+JOURNAL_FRAME_QUALITY = 85
+"""JPEG quality of the frame kept with each round."""
+JOURNAL_OVERLAY_WIDTH = 1280
+"""Width of the annotated picture kept with each round."""
+
+Clock = Callable[[], float]
+"""Seconds since the loop started."""
+
+
+@dataclass
+class Camera:
+    """The frame source and what the loop knows about it."""
+
+    open_source: Callable[[], FrameSource]
+    """Opens the source again after a failure."""
+    watcher: TableWatcher
+    """Reader and stabiliser of the calibrated table."""
+    layout: Layout
+    """The board, for drawing card areas on the picture."""
+    source: FrameSource | None = None
+    """The open source, or None while it is failed."""
+    problem: str = ""
+    """Why there is no source, in words."""
+    retry_at: float = 0.0
+    """When to open it again."""
+    frame: Frame | None = None
+    """The latest frame."""
+    reading: FrameReading | None = None
+    """What the reader made of it."""
+    thumbnail: CameraView | None = None
+    """The picture last put on the screen."""
+    thumbnail_at: float = -1.0
+    """When it was made."""
+    frames: int = 0
+    """Frames read since the start."""
+
+
+class Loop:
+    """The companion at one table: session, camera, screen, buttons and lights."""
+
+    def __init__(
+        self,
+        session: Session,
+        screen: Screen,
+        clock: Clock,
+        camera: Camera | None = None,
+        light: StatusLight | None = None,
+        strip: TrackStrip | None = None,
+    ) -> None:
+        self.session = session
+        self.screen = screen
+        self.clock = clock
+        self.camera = camera
+        self.light = light
+        self.strip = strip
+        self.posted: queue.SimpleQueue[Press] = queue.SimpleQueue()
+        """Presses from the buttons' thread, taken at the start of each step."""
+        self.quit = False
+        session.pictures = self._pictures
+
+    def post(self, press: Press) -> None:
+        """Hand a press to the loop; safe from any thread (the buttons' callbacks)."""
+        self.posted.put(press)
+
+    def step(self) -> None:
+        """One turn of the loop: presses, a frame, the session, the screen."""
+        now = self.clock()
+        session = self.session
+        for press in self._presses():
+            if press.action is Action.QUIT:
+                self.quit = True
+                return
+            session.press(press, now)
+        self._look(now)
+        session.tick(now)
+        view = present(session, now, self._camera_view(now))
+        self.screen.show(view)
+        if self.light is not None:
+            self.light.show(
+                _status(view.phase, any(n.level is Level.PROBLEM for n in view.notices))
+            )
+        if self.strip is not None:
+            positions = session.positions(now)
+            spots = [(positions[s], scorer_colours(session, s)) for s in positions]
+            self.strip.show(spots, now)
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """Step until a player quits (or `until` says so)."""
+        while not self.quit and not (until is not None and until()):
+            self.step()
+
+    def _presses(self) -> list[Press]:
+        presses = self.screen.presses()
+        while not self.posted.empty():
+            presses.append(self.posted.get_nowait())
+        return presses
+
+    def _look(self, now: float) -> None:
+        """Read a frame and show the session the settled table; on failure, say so and
+        try the camera again later."""
+        camera = self.camera
+        if camera is None:
+            return
+        if camera.source is None:
+            if now < camera.retry_at:
+                return
+            try:
+                camera.source = camera.open_source()
+            except CameraUnavailableError as error:
+                self._failed(camera, f"camera not available: {error}", now)
+                return
+            camera.problem = ""
+        source = camera.source
+        try:
+            frame = source.read()
+        except SourceEndedError:
+            self._failed(camera, "the replay has no more frames", now, retry=False)
+            return
+        except (CameraLostError, OSError) as error:
+            self._failed(camera, f"camera lost: {error}", now)
+            return
+        reading, settled = camera.watcher.push(frame)
+        camera.frame, camera.reading = frame, reading
+        camera.frames += 1
+        self.session.see(settled.observation, settled.steady, now)
+
+    def _failed(self, camera: Camera, problem: str, now: float, retry: bool = True) -> None:
+        if camera.source is not None:
+            camera.source.close()
+            camera.source = None
+        camera.problem = problem
+        camera.retry_at = now + RETRY_SECONDS if retry else float("inf")
+        camera.frame = camera.reading = None
+        camera.watcher.stabiliser.clear()
+
+    def _camera_view(self, now: float) -> CameraView | None:
+        camera = self.camera
+        if camera is None:
+            return None
+        if camera.problem:
+            hint = "trying again" if camera.retry_at != float("inf") else "no more frames"
+            status = f"{camera.problem} ({hint}); the game goes on by hand: press Fix"
+            return CameraView(None, status, working=False)
+        if camera.frame is None:
+            return CameraView(None, "camera starting", working=True)
+        if camera.thumbnail is None or now - camera.thumbnail_at >= THUMBNAIL_SECONDS:
+            image = annotate(camera.frame, camera.reading, camera.layout, THUMBNAIL_WIDTH)
+            description = camera.source.description if camera.source else "camera"
+            camera.thumbnail = CameraView(image, description, working=True)
+            camera.thumbnail_at = now
+        return camera.thumbnail
+
+    def _pictures(self) -> tuple[bytes | None, bytes | None]:
+        """The frame and annotated picture of the round about to be committed."""
+        camera = self.camera
+        if camera is None or camera.frame is None:
+            return None, None
+        frame = encode_jpeg(camera.frame, JOURNAL_FRAME_QUALITY)
+        overlay = annotate(camera.frame, camera.reading, camera.layout, JOURNAL_OVERLAY_WIDTH)
+        return frame, encode_jpeg(overlay, JOURNAL_FRAME_QUALITY)
+
+
+def _status(phase: Phase, problem: bool) -> Status:
+    """What the status light says."""
+    if problem:
+        return Status.PROBLEM
+    if phase is Phase.PROPOSAL:
+        return Status.READY
+    return Status.WAITING

@@ -1,0 +1,93 @@
+"""The camera picture with what the reader made of it drawn on top.
+
+Players trust a score they can check: the small picture on the screen shows each card
+area and every token in its player's colour on the slot it was assigned to, and the
+journal keeps the same drawing, larger, with every round.
+"""
+
+import cv2
+import numpy as np
+
+from companion.errors import UnwritableFileError
+from companion.kit.colours import BY_NAME
+from companion.kit.layouts import Layout
+from companion.kit.tags import Role
+from companion.sources.base import Frame
+from companion.vision.pipeline import FrameReading
+
+_MARK = {Role.VOTE: "V", Role.OWNER: "O", Role.TRAP: "T"}
+_GREY = (150, 150, 150)
+_LIVE = (80, 220, 80)
+
+
+def annotate(frame: Frame, reading: FrameReading | None, layout: Layout, width: int) -> Frame:
+    """A copy of the frame `width` pixels wide, card areas and tokens drawn on it.
+
+    Small pictures (for the screen, several times a second) are shrunk by sampling,
+    which costs next to nothing; large ones (for the journal, once a round) are
+    averaged, which reads better.
+    """
+    height, full_width = frame.shape[:2]
+    scale = width / full_width
+    size = (width, max(1, round(height * scale)))
+    how = cv2.INTER_NEAREST if width < full_width / 4 else cv2.INTER_AREA
+    small = np.asarray(cv2.resize(frame, size, interpolation=how), np.uint8)
+    if small.ndim == 2:
+        small = np.asarray(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), np.uint8)
+    if reading is None:
+        return small
+    line = max(1, width // 400)
+    busy = {token.slot for token in reading.placed}
+    for spec in layout.slots:
+        x0, y0, x1, y1 = spec.card_mm
+        corners = reading.board.to_px([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        points = np.array([(x * scale, y * scale) for x, y in corners], np.int32)
+        colour = _LIVE if spec.slot in busy else _GREY
+        cv2.polylines(small, [points], True, colour, line, cv2.LINE_AA)
+        label_at = tuple(int(v) for v in points[0] + (3 * line, 12 * line))
+        cv2.putText(
+            small,
+            str(spec.slot),
+            label_at,
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.4 * line,
+            colour,
+            line,
+            cv2.LINE_AA,
+        )
+    radius = max(3, round(layout.token_size_mm * _px_per_mm(reading, layout) * scale / 2))
+    for token in reading.placed:
+        tag = token.tag
+        r, g, b = BY_NAME[tag.colour].rgb if tag.colour else (255, 255, 255)
+        centre = (round(token.center_px[0] * scale), round(token.center_px[1] * scale))
+        cv2.circle(small, centre, radius, (b, g, r), -1, cv2.LINE_AA)
+        cv2.circle(small, centre, radius, (0, 0, 0), line, cv2.LINE_AA)
+        text = _MARK.get(tag.role, "?")
+        cv2.putText(
+            small,
+            text,
+            (centre[0] - radius // 2, centre[1] + radius // 2),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            radius / 14,
+            (0, 0, 0),
+            line,
+            cv2.LINE_AA,
+        )
+    return small
+
+
+def _px_per_mm(reading: FrameReading, layout: Layout) -> float:
+    """Frame pixels per board millimetre near the board's middle."""
+    width, height = layout.board_mm
+    (ax, ay), (bx, by) = reading.board.to_px(
+        [(width / 2, height / 2), (width / 2 + 10, height / 2)]
+    )
+    return float(np.hypot(bx - ax, by - ay)) / 10
+
+
+def encode_jpeg(image: Frame, quality: int) -> bytes:
+    """JPEG bytes of a BGR or grey image."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise UnwritableFileError("the picture could not be encoded as JPEG")
+    return bytes(data.tobytes())

@@ -1,0 +1,145 @@
+"""From a settled table to a round the rules engine can judge, and what stops it.
+
+The camera sees tokens, not cards: an owner token on a slot says whose card lies
+there, and a vote dial says who voted for it. `read_table` turns the stabiliser's
+view into a `Reveal` plus the lists the players see: what the table still waits for
+("waiting for votes from Blue, Green") and what is wrong ("two owner tokens on slot
+4"). Legality is the rules engine's word alone: this module only asks it and sorts
+its answers into waiting and wrong.
+"""
+
+from dataclasses import dataclass
+
+from companion.app.lineup import Lineup
+from companion.errors import ForeignTagError, MissingCardError, MissingVoteError, TrapError
+from companion.kit.tags import KitTag, Role, parse_tag
+from companion.rules import Game, Reveal
+from companion.rules.wording import listing
+from companion.vision.records import TableObservation
+
+
+@dataclass(frozen=True)
+class TableReport:
+    """What the table shows as the next round, and why it cannot be scored yet."""
+
+    reveal: Reveal
+    """The round as read: cards from owner tokens, votes from dials, the trap."""
+    waiting: tuple[str, ...]
+    """What the table still lacks, in words: missing votes, owner tokens, the trap."""
+    problems: tuple[str, ...]
+    """What is wrong and must be put right, in words, naming players and slots."""
+    alerts: tuple[str, ...]
+    """Shown as problems but not in the way of scoring: a tag of another kit in view
+    (the next table's board may be in the picture; a dial of theirs laid on our card
+    leaves our vote missing, which the waiting list already says)."""
+    notes: tuple[str, ...]
+    """Worth knowing but harmless: a QR code that is not a companion tag in view."""
+    tokens: int
+    """How many of the kit's tokens lie on the table, on cards or not."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether the round can be scored as it lies."""
+        return not self.waiting and not self.problems
+
+    @property
+    def cleared(self) -> bool:
+        """Whether no token of the kit is left on the table."""
+        return self.tokens == 0
+
+
+def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> TableReport:
+    """The next round of `game` as the table shows it, with what stops it being scored."""
+    cards: dict[int, str] = {}
+    dials: dict[str, dict[int, int]] = {}
+    traps: list[int] = []
+    problems: list[str] = []
+    tokens = len(observation.unplaced)
+    for slot, contents in observation.slots.items():
+        tokens += len(contents.owners) + len(contents.votes) + int(contents.trap)
+        owners = [_who(colour, lineup, "owner token", slot, problems) for colour in contents.owners]
+        if len(owners) > 1:
+            problems.append(
+                f"{len(owners)} owner tokens on slot {slot} "
+                f"({listing([_shown(c, lineup) for c in contents.owners])}): one card has one owner"
+            )
+        elif owners and owners[0] is not None:
+            cards[slot] = owners[0]
+        for vote in contents.votes:
+            voter = _who(vote.player, lineup, "vote dial", slot, problems)
+            if voter is not None:
+                dials.setdefault(voter, {})[vote.dial] = slot
+        if contents.trap:
+            traps.append(slot)
+    problems += [_unplaced(u.text, lineup) for u in observation.unplaced]
+    votes = {voter: tuple(by_dial[d] for d in sorted(by_dial)) for voter, by_dial in dials.items()}
+    reveal = Reveal(cards, votes, traps[0] if traps else None)
+
+    waiting: list[str] = []
+    missing_votes: list[str] = []
+    for problem in game.problems(reveal):
+        if isinstance(problem, MissingVoteError) and problem.player is not None:
+            missing_votes.append(problem.player)
+        elif isinstance(problem, MissingCardError) and problem.player is not None:
+            waiting.append(f"{problem.player}: owner token missing")
+        elif isinstance(problem, TrapError) and problem.slot is None and not traps:
+            waiting.append(f"{problem.player}: trap dial missing")
+        else:
+            problems.append(problem.detail)
+    if missing_votes:
+        waiting.insert(0, f"waiting for votes from {listing(missing_votes)}")
+    return TableReport(
+        reveal,
+        tuple(waiting),
+        tuple(problems),
+        _other_kits(observation.foreign),
+        _notes(observation.foreign),
+        tokens,
+    )
+
+
+def _who(colour: str, lineup: Lineup, what: str, slot: int, problems: list[str]) -> str | None:
+    """The player of a token's colour; a colour nobody plays is a problem."""
+    player = lineup.player_of(colour)
+    if player is None:
+        problems.append(f"a {colour} {what} lies on slot {slot}, but nobody plays {colour}")
+    return player
+
+
+def _shown(colour: str, lineup: Lineup) -> str:
+    return lineup.player_of(colour) or colour
+
+
+def _unplaced(text: str, lineup: Lineup) -> str:
+    """A token lying off every card, named as the players know it."""
+    tag = parse_tag(text)
+    return f"{_token_name(tag, lineup)} lies off the cards: put it on a card or take it away"
+
+
+def _token_name(tag: KitTag, lineup: Lineup) -> str:
+    if tag.role is Role.TRAP:
+        return "the trap dial"
+    colour = tag.colour or "?"
+    owner = lineup.player_of(colour) or colour
+    kind = "vote dial" if tag.role is Role.VOTE else "owner token"
+    return f"{owner}'s {kind} {tag.index}"
+
+
+def _kit_of(text: str) -> str | None:
+    try:
+        return parse_tag(text).kit
+    except ForeignTagError:
+        return None
+
+
+def _other_kits(foreign: tuple[str, ...]) -> tuple[str, ...]:
+    """Tags of other kits: a token from the next table is a mistake worth pointing at."""
+    kits = sorted({kit for kit in map(_kit_of, foreign) if kit is not None})
+    return tuple(f"a tag of another kit ({kit}) is on the table" for kit in kits)
+
+
+def _notes(foreign: tuple[str, ...]) -> tuple[str, ...]:
+    others = sum(1 for text in foreign if _kit_of(text) is None)
+    if not others:
+        return ()
+    return (f"{others} QR code{'s' if others > 1 else ''} in view that the companion ignores",)

@@ -1,0 +1,121 @@
+"""`companion demo`: the whole companion on a simulated table, from setup to winner.
+
+With no arguments it plays one full game of every ruleset in turn. Windowed where
+there is a display; with `--headless` (and on its own where there is none) it
+prints the progress and, with `--out DIR`, saves a PNG of the screen at each phase.
+"""
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from companion.app.demo import LAYOUT, run_demo
+from companion.cli.each import fail
+from companion.display.screen import choose_mode
+from companion.errors import CompanionError, PlayerCountError
+from companion.journal import Journal, default_journal_path
+from companion.rules import RULESETS, Ruleset, find_ruleset
+
+PREFERRED_PLAYERS = 6
+"""Players at the demo table when not told: the closest count the ruleset allows."""
+
+
+def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "demo",
+        help="play whole games on a simulated table, no hardware needed",
+        description="Play whole games on a simulated table with simulated players, "
+        "auto-confirming, from setup to the winner screen.",
+    )
+    parser.add_argument(
+        "--ruleset",
+        default="all",
+        help=f"a ruleset ({', '.join(RULESETS)}) or 'all' for one game of each (default)",
+    )
+    parser.add_argument("--players", type=int, help="players at the table (default: about 6)")
+    parser.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    parser.add_argument(
+        "--headless", action="store_true", help="no window: print progress, save PNGs with --out"
+    )
+    parser.add_argument(
+        "--display",
+        choices=("window", "fullscreen", "headless"),
+        help="how to show the screen (default: a window where there is a display)",
+    )
+    parser.add_argument("--out", type=Path, help="folder for PNG snapshots of each phase")
+    parser.add_argument(
+        "--layout", default=LAYOUT, help=f"the board: a layout name or file (default {LAYOUT})"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="go on with the journal's unfinished game first"
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        help="the journal file (default: demo.sqlite beside the café journal)",
+    )
+    parser.add_argument(
+        "--auto-confirm",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds a proposal waits before it confirms itself (default 2)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games; exit status 0 when every one reached its end."""
+    try:
+        rulesets = (
+            list(RULESETS.values()) if args.ruleset == "all" else [find_ruleset(args.ruleset)]
+        )
+        counts = [_players(r, args.players) for r in rulesets]
+        mode = choose_mode("headless" if args.headless else args.display)
+        path = args.journal or default_journal_path().with_name("demo.sqlite")
+        journal, recovered = Journal.open_or_recover(path)
+    except CompanionError as err:
+        return fail("demo", err)
+    with journal:
+        if recovered:
+            print(f"demo: {recovered}")
+        for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1):
+            out = args.out / ruleset.name if args.out and len(rulesets) > 1 else args.out
+            try:
+                result = run_demo(
+                    ruleset,
+                    players,
+                    journal,
+                    mode,
+                    layout_name=args.layout,
+                    resume=args.resume and index == 1,
+                    seed=args.seed,
+                    out=out,
+                    auto_confirm=args.auto_confirm,
+                )
+            except CompanionError as err:
+                return fail("demo", err)
+            print(
+                f"demo: game {result.game_id} over after {result.rounds} rounds; "
+                f"{result.exact} of the {result.scored} rounds scored in this run read "
+                "exactly as laid, "
+                f"{result.mistakes} misplaced dials caught, {result.frames} frames read "
+                f"(median {result.reading_ms:.1f} ms per frame)"
+            )
+            print(
+                f"demo: export with: companion history --journal {path} {result.game_id} --export"
+            )
+    return 0
+
+
+def _players(ruleset: Ruleset, wanted: int | None) -> int:
+    """The player count to play `ruleset` with."""
+    allowed = ruleset.player_counts
+    if wanted is not None:
+        if wanted not in allowed:
+            raise PlayerCountError(
+                f"{ruleset.name} is played by {', '.join(map(str, allowed))} players, not {wanted}"
+            )
+        return wanted
+    return min(allowed, key=lambda n: (abs(n - PREFERRED_PLAYERS), n))

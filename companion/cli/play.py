@@ -1,0 +1,203 @@
+"""`companion play`: the café game at a calibrated table.
+
+It resumes the game the journal holds (after a restart or a power cut) unless told
+to start a new one. The camera, buttons, status light and LED strip are each
+optional: without a camera the game is entered by hand, without buttons it is played
+by keys and touches. Which backend drives each is chosen here and nowhere else.
+"""
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion.app.lineup import Lineup
+from companion.app.loop import Camera, Loop
+from companion.app.session import Session, Settings
+from companion.cli.each import fail
+from companion.controls.buttons import ButtonPins, Buttons
+from companion.controls.light import LightPins, StatusLight
+from companion.controls.strip import TrackStrip, make_strip
+from companion.display.screen import Screen, choose_mode
+from companion.errors import CompanionError, HardwareError, SettingError
+from companion.journal import Journal, default_journal_path
+from companion.kit.layouts import load_layout
+from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.sources.registry import SOURCE_FORMS, open_source
+from companion.vision.calibration import load_calibration
+from companion.vision.decode import DECODERS, make_decoder
+from companion.vision.pipeline import TableReader, TableWatcher
+from companion.vision.stabilise import Stabiliser
+
+T = TypeVar("T")
+
+
+def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "play",
+        help="run the café game at a calibrated table",
+        description="Run the game: read the table, propose each round's score, keep it "
+        "in the journal on Confirm, move the rabbits. Resumes the journal's unfinished game.",
+    )
+    parser.add_argument("--ruleset", default="odyssey", help=f"one of {', '.join(RULESETS)}")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a preset: target, bonus_cap, storyteller_turns, deck (null: no limit)",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        metavar="NAME=COLOUR",
+        help="players in seating order, each with their kit colour (Ann=red Ben=blue); "
+        "a bare name takes the next free colour; a number seats that many named by colour",
+    )
+    parser.add_argument("--calibration", type=Path, help="the table's calibration file")
+    parser.add_argument(
+        "--source",
+        default="picamera",
+        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or none (default picamera)",
+    )
+    parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
+    parser.add_argument("--journal", type=Path, help="the journal file")
+    parser.add_argument("--new-game", action="store_true", help="do not resume the last game")
+    parser.add_argument(
+        "--auto-confirm", type=float, metavar="SECONDS", help="confirm proposals after a countdown"
+    )
+    parser.add_argument("--display", choices=("window", "fullscreen", "headless"))
+    parser.add_argument("--no-buttons", action="store_true", help="do not use GPIO buttons")
+    parser.add_argument("--no-light", action="store_true", help="do not use the status light")
+    parser.add_argument(
+        "--buttons",
+        default="17,27,22",
+        metavar="CONFIRM,UNDO,NEXT",
+        help="BCM pins of the buttons (default 17,27,22)",
+    )
+    parser.add_argument(
+        "--light", default="5,6,13", metavar="R,G,B", help="BCM pins of the RGB status light"
+    )
+    parser.add_argument("--strip", help="LED strip: ws2812:LEDS or apa102:LEDS (default none)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play until a player quits; the journal keeps every confirmed round."""
+    try:
+        with ExitStack() as stack:
+            journal, recovered = Journal.open_or_recover(args.journal or default_journal_path())
+            stack.enter_context(journal)
+            loop = _loop(args, journal, stack)
+            if recovered:
+                loop.session.say(recovered, 0.0)
+            loop.run()
+    except CompanionError as err:
+        return fail("play", err)
+    return 0
+
+
+def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
+    """The loop with every part the options ask for."""
+    camera = _camera(args)
+    slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
+    settings = Settings(slots, auto_confirm=args.auto_confirm)
+    stored = None if args.new_game else journal.resume()
+    if stored is not None:
+        session = Session.resumed(stored, journal, settings, lambda: (None, None))
+    else:
+        session = Session(
+            _ruleset(args), _lineup(args.players), journal, settings, lambda: (None, None)
+        )
+    screen = stack.enter_context(_closing(Screen(mode=choose_mode(args.display))))
+    start = time.monotonic()
+    loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera)
+    if camera is not None:
+        stack.callback(lambda: camera.source.close() if camera.source else None)
+    if not args.no_buttons:
+        pins = _pins(args.buttons, 3, "--buttons")
+        buttons = _optional(lambda: Buttons(ButtonPins(*pins), loop.post), "buttons")
+        if buttons is not None:
+            stack.callback(buttons.close)
+    if not args.no_light:
+        red, green, blue = _pins(args.light, 3, "--light")
+        loop.light = _optional(lambda: StatusLight(LightPins(red, green, blue)), "status light")
+        if loop.light is not None:
+            stack.callback(loop.light.close)
+    driver = make_strip(args.strip)
+    if driver is not None:
+        loop.strip = TrackStrip(driver)
+        stack.callback(loop.strip.close)
+    return loop
+
+
+def _camera(args: argparse.Namespace) -> Camera | None:
+    """The camera and reader, or None when the game is played by hand."""
+    if args.source == "none":
+        return None
+    if args.calibration is None:
+        raise SettingError(
+            "--calibration is needed to read the table (make one with companion calibrate), "
+            "or use --source none to enter rounds by hand"
+        )
+    calibration = load_calibration(args.calibration)
+    layout = load_layout(calibration.layout)
+    reader = TableReader(calibration, layout, make_decoder(args.decoder))
+    spec = args.source
+    camera = Camera(lambda: open_source(spec), TableWatcher(reader, Stabiliser()), layout)
+    return camera
+
+
+def _ruleset(args: argparse.Namespace) -> Ruleset:
+    ruleset = find_ruleset(args.ruleset)
+    options: dict[str, int | None] = {}
+    for entry in args.option:
+        name, _, value = entry.partition("=")
+        try:
+            options[name.strip()] = None if value.strip() == "null" else int(value)
+        except ValueError:
+            raise SettingError(
+                f"--option {entry}: the value must be a whole number or null"
+            ) from None
+    return ruleset.with_options(options) if options else ruleset
+
+
+def _lineup(players: list[str] | None) -> Lineup:
+    if not players:
+        raise SettingError("say who plays: --players Ann=red Ben=blue ... (or --players 5)")
+    if len(players) == 1 and players[0].isdigit():
+        return Lineup.of_colours(int(players[0]))
+    return Lineup.parse(players)
+
+
+def _pins(text: str, count: int, option: str) -> list[int]:
+    try:
+        pins = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise SettingError(
+            f"{option} {text}: give {count} BCM pin numbers, comma-separated"
+        ) from None
+    if len(pins) != count:
+        raise SettingError(f"{option} {text}: give {count} BCM pin numbers, comma-separated")
+    return pins
+
+
+def _optional(make: Callable[[], T], what: str) -> T | None:
+    """A GPIO part, or None with a note when this machine has no GPIO for it."""
+    try:
+        return make()
+    except HardwareError as err:
+        print(f"companion play: no {what}: {err}", file=sys.stderr, flush=True)
+        return None
+
+
+@contextmanager
+def _closing(screen: Screen) -> Iterator[Screen]:
+    try:
+        yield screen
+    finally:
+        screen.close()

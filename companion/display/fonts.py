@@ -1,0 +1,188 @@
+"""Text that fits its box: sized, shrunk, wrapped or ellipsized, and cached.
+
+The screen is redrawn every frame with mostly the same words, so rendered text is
+kept in bounded LRU caches keyed by (string, size, colour). pygame's own font
+(FreeSans Bold, shipped inside pygame) is used: it is on every Pi without extra
+packages, and bold reads well from across a table.
+
+Sizes are line heights in surface pixels, not font points, so layouts can add them up.
+"""
+
+import functools
+import unicodedata
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display.view import RGB
+
+LINE_PER_POINT = 0.75
+"""pygame's default font is this many pixels of line height per point size."""
+ELLIPSIS = "\u2026"
+TEXT_CACHE = 4096
+"""Measured and wrapped strings kept."""
+SURFACES_KEPT = 768
+"""Rendered strings kept: a busy screen shows about two hundred, and each costs
+memory, which the Pi has little of."""
+
+
+@functools.lru_cache(maxsize=128)
+def font(px: int) -> pygame.font.Font:
+    """pygame's default font with a line height of about `px` pixels."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, max(1, round(px / LINE_PER_POINT)))
+
+
+def line_height(px: int) -> int:
+    """The actual line height of `font(px)`."""
+    return font(px).get_linesize()
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def clean(text: str) -> str:
+    """`text` with what no font can draw removed: control characters become spaces
+    (a null character would stop pygame), lone surrogates become a replacement mark."""
+    out = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cc":
+            out.append(" ")
+        elif category == "Cs":
+            out.append("\ufffd")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def width(text: str, px: int) -> int:
+    """How wide `text` is drawn at size `px`."""
+    return font(px).size(text)[0]
+
+
+@functools.lru_cache(maxsize=SURFACES_KEPT)
+def text(words: str, px: int, colour: RGB) -> pygame.Surface:
+    """`words` rendered at size `px` in `colour`, on a transparent background
+    (nothing to see, such as a zero-width space, gives an empty surface)."""
+    try:
+        return font(px).render(clean(words), True, colour)
+    except pygame.error:
+        return pygame.Surface((0, line_height(px)), pygame.SRCALPHA)
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def ellipsize(words: str, box_width: int, px: int) -> str:
+    """The longest start of `words` that, with an ellipsis, fits `box_width`; `words`
+    itself if it fits, and "" if not even the ellipsis does."""
+    words = clean(words)
+    if width(words, px) <= box_width:
+        return words
+    low, high = 0, len(words)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if width(words[:middle].rstrip() + ELLIPSIS, px) <= box_width:
+            low = middle
+        else:
+            high = middle - 1
+    shortened = words[:low].rstrip() + ELLIPSIS
+    return shortened if width(shortened, px) <= box_width else ""
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def fitting_size(words: str, box_width: int, px: int, min_px: int) -> int:
+    """The largest size from `px` down to `min_px` at which `words` fit `box_width`
+    (`min_px` when none does)."""
+    words = clean(words)
+    size = px
+    while size > min_px and width(words, size) > box_width:
+        drawn = width(words, size)
+        size = max(min_px, min(size - 1, size * box_width // max(drawn, 1)))
+    return size
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def common_size(texts: tuple[str, ...], box_width: int, px: int, min_px: int) -> int:
+    """The one size, from `px` down to `min_px`, at which all `texts` fit `box_width`,
+    so that a list is drawn at one size (entries too long even at `min_px` are then
+    cut short)."""
+    return min((fitting_size(t, box_width, px, min_px) for t in texts), default=px)
+
+
+@functools.lru_cache(maxsize=SURFACES_KEPT)
+def fit(words: str, box_width: int, px: int, colour: RGB, min_px: int = 0) -> pygame.Surface:
+    """`words` rendered no wider than `box_width`: shrunk down to `min_px` (default:
+    not shrunk), then cut short with an ellipsis."""
+    size = fitting_size(words, max(box_width, 0), px, min(min_px, px) or px)
+    drawn = text(ellipsize(words, max(box_width, 0), size), size, colour)
+    if drawn.get_width() > box_width:
+        return drawn.subsurface((0, 0, max(box_width, 0), drawn.get_height()))
+    return drawn
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def wrap(words: str, box_width: int, px: int) -> tuple[str, ...]:
+    """`words` broken into lines no wider than `box_width`, between words where
+    possible and inside a word only when the word alone is too wide."""
+    lines: list[str] = []
+    current = ""
+    for word in clean(words).split():
+        candidate = f"{current} {word}" if current else word
+        if width(candidate, px) <= box_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = word
+        while width(current, px) > box_width and len(current) > 1:
+            cut = max(1, _longest_start(current, box_width, px))
+            lines.append(current[:cut])
+            current = current[cut:]
+    if current:
+        lines.append(current)
+    return tuple(lines)
+
+
+def _longest_start(word: str, box_width: int, px: int) -> int:
+    low, high = 0, len(word)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if width(word[:middle], px) <= box_width:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+@dataclass(frozen=True)
+class Block:
+    """Lines of text laid out in a box."""
+
+    px: int
+    """The size they are drawn at."""
+    lines: tuple[str, ...]
+    """The lines, each fitting the box width; the last ends in an ellipsis when
+    the text was cut short."""
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def block(paragraphs: tuple[str, ...], box: tuple[int, int], max_px: int, min_px: int) -> Block:
+    """`paragraphs` (each starting on a new line) in a box of (width, height): the
+    largest size from `max_px` to `min_px` at which all lines fit without breaking a
+    word; at `min_px` the
+    paragraphs run on, separated by semicolons, and whatever is left is cut short."""
+    box_width, box_height = box
+    words = {word for p in paragraphs for word in clean(p).split()}
+    size = max_px
+    while True:
+        lines = tuple(line for p in paragraphs for line in wrap(p, box_width, size))
+        whole = all(width(word, size) <= box_width for word in words)
+        if (whole and len(lines) * line_height(size) <= box_height) or size <= min_px:
+            break
+        size = max(min_px, size - max(1, size // 12))
+    capacity = max(1, box_height // line_height(size))
+    if len(lines) > capacity and len(paragraphs) > 1:
+        lines = wrap("; ".join(paragraphs), box_width, size)
+    if len(lines) > capacity:
+        last = ellipsize(lines[capacity - 1] + ELLIPSIS, box_width, size)
+        lines = (*lines[: capacity - 1], last)
+    return Block(size, lines)

@@ -1,0 +1,90 @@
+"""The list of what the table waits for and what is wrong: problems in red first,
+then what is still missing in amber, then information in grey. When they do not
+all fit, the most urgent are shown and a last line says how many more there are.
+"""
+
+import pygame
+
+from companion.display import cache, fonts, paint, theme
+from companion.display.theme import Scale
+from companion.display.view import Level, Notice
+
+LINES_PER_NOTICE = 2
+"""A notice longer than this many lines is cut short."""
+
+
+def ordered(notices: tuple[Notice, ...]) -> tuple[Notice, ...]:
+    """`notices` most urgent first, keeping the given order within a level."""
+    return tuple(sorted(notices, key=lambda n: theme.LEVEL_ORDER[n.level]))
+
+
+def _lines(notice: Notice, text_width: int, px: int) -> tuple[str, ...]:
+    lines = fonts.wrap(notice.text, text_width, px)
+    if len(lines) > LINES_PER_NOTICE:
+        cut = fonts.ellipsize(lines[LINES_PER_NOTICE - 1] + fonts.ELLIPSIS, text_width, px)
+        lines = (*lines[: LINES_PER_NOTICE - 1], cut)
+    return lines
+
+
+def _shown(notices: tuple[Notice, ...], text_width: int, height: int, px: int, gap: int) -> int:
+    """How many notices fit, leaving a line for "+N more" when not all do."""
+    step = fonts.line_height(px)
+    used = 0
+    for count, notice in enumerate(notices):
+        used += len(_lines(notice, text_width, px)) * step + gap
+        room = height if count == len(notices) - 1 else height - step
+        if used > room:
+            return count
+    return len(notices)
+
+
+def needed_height(notices: tuple[Notice, ...], width: int, s: Scale) -> int:
+    """The height that shows all `notices` at full size in a panel `width` wide."""
+    px = s(26)
+    text_width = width - 2 * s(10) - s(12) - s(10)
+    step = fonts.line_height(px)
+    lines = sum(len(_lines(n, text_width, px)) * step + s(6) for n in notices)
+    return lines + 2 * s(8)
+
+
+def draw(surface: pygame.Surface, area: pygame.Rect, notices: tuple[Notice, ...], s: Scale) -> None:
+    """The notices in `area`, in a panel."""
+    cache.draw(surface, area, _draw, notices, s)
+
+
+def _draw(
+    surface: pygame.Surface, area: pygame.Rect, notices: tuple[Notice, ...], s: Scale
+) -> None:
+    paint.panel(surface, area)
+    if not notices:
+        return
+    inner = area.inflate(-2 * s(10), -2 * s(8))
+    urgent = ordered(notices)
+    gap = s(6)
+    px = s(26)
+    marker = s(12)
+    text_width = inner.width - marker - s(10)
+    while px > s(18) and _shown(urgent, text_width, inner.height, px, gap) < len(urgent):
+        px -= max(1, px // 10)
+    shown = max(1, _shown(urgent, text_width, inner.height, px, gap))
+    step = fonts.line_height(px)
+    y = inner.y
+    for notice in urgent[:shown]:
+        colour = theme.LEVEL_COLOURS[notice.level]
+        lines = _lines(notice, text_width, px)
+        dot = pygame.Rect(inner.x, y + (step - marker) // 2, marker, marker)
+        if notice.level is Level.PROBLEM:
+            pygame.draw.rect(surface, colour, dot)
+        else:
+            pygame.draw.circle(surface, colour, dot.center, marker // 2)
+        for words in lines:
+            row = pygame.Rect(dot.right + s(10), y, text_width, step)
+            if row.bottom > inner.bottom:
+                break
+            paint.line(surface, words, row, px, colour)
+            y += step
+        y += gap
+    hidden = len(urgent) - shown
+    if hidden > 0:
+        more = pygame.Rect(inner.x, min(y, inner.bottom - step), inner.width, step)
+        paint.line(surface, f"+{hidden} more", more, px, theme.TEXT)

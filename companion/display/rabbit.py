@@ -1,0 +1,135 @@
+"""One rabbit as a picture: head and ears in the scorer's colour (a team's rabbit is
+cut into one slice per member), initials on the head, and a double outline, light
+outside and dark inside, so that white, yellow and black rabbits all stand out.
+
+Sprites are cached by what they show and their size, so a frame only blits them.
+"""
+
+import functools
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import fonts, theme
+from companion.display.view import RGB
+
+HEIGHT_PER_RADIUS = 3.0
+"""A rabbit with ears is this many head radii high (plus its outline)."""
+EARS_WORTH_IT = 0.65
+"""Ears are drawn when they cost less than this share of the head size; crowded
+rabbits are drawn as heads only, which keeps them big enough to read."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything a rabbit sprite depends on."""
+
+    colours: tuple[RGB, ...]
+    initials: str
+    radius: int
+    ears: bool
+
+
+def initials(name: str, room: int) -> str:
+    """Up to `room` letters naming a scorer: "A" for "Ann", "AB" for "Ann + Bob"."""
+    members = [m for m in name.replace("&", "+").split("+") if m.strip()]
+    letters = "".join(m.strip()[0] for m in members) or name.strip()[:1] or "?"
+    return letters[:room].upper()
+
+
+def outline_width(radius: int) -> int:
+    """How thick each of the two outline rings is."""
+    return max(1, round(radius / 9))
+
+
+def look_for(box_size: tuple[int, int], colours: tuple[RGB, ...], name: str) -> Look:
+    """The largest rabbit that fits `box_size`."""
+    w, h = box_size
+    pad = 4 / 9
+    with_ears = min(w / (2 + pad), h / (HEIGHT_PER_RADIUS + pad))
+    head_only = min(w, h) / (2 + pad)
+    ears = with_ears >= EARS_WORTH_IT * head_only
+    radius = max(3, int(with_ears if ears else head_only))
+    room = 3 if radius >= 20 else 2 if radius >= 11 else 1
+    return Look(colours or (theme.DIM,), initials(name, room), radius, ears)
+
+
+def sprite_size(look: Look) -> tuple[int, int]:
+    """Width and height of the sprite for `look`."""
+    pad = 2 * outline_width(look.radius)
+    width = 2 * look.radius + 2 * pad
+    height = round(look.radius * (HEIGHT_PER_RADIUS if look.ears else 2)) + 2 * pad
+    return width, height
+
+
+def _ellipse(
+    centre: tuple[float, float], rx: float, ry: float, tilt: float, grow: float
+) -> list[tuple[float, float]]:
+    points = []
+    for i in range(24):
+        t = 2 * math.pi * i / 24
+        x, y = (rx + grow) * math.cos(t), (ry + grow) * math.sin(t)
+        points.append(
+            (
+                centre[0] + x * math.cos(tilt) - y * math.sin(tilt),
+                centre[1] + x * math.sin(tilt) + y * math.cos(tilt),
+            )
+        )
+    return points
+
+
+def _wedges(
+    surface: pygame.Surface, centre: tuple[float, float], radius: int, colours: tuple[RGB, ...]
+) -> None:
+    if len(colours) == 1:
+        pygame.draw.circle(surface, colours[0], (round(centre[0]), round(centre[1])), radius)
+        return
+    for i, colour in enumerate(colours):
+        start = -math.pi / 2 + 2 * math.pi * i / len(colours)
+        end = -math.pi / 2 + 2 * math.pi * (i + 1) / len(colours)
+        steps = max(4, int(32 / len(colours)))
+        arc = [
+            (
+                centre[0] + (radius + 0.5) * math.cos(start + (end - start) * k / steps),
+                centre[1] + (radius + 0.5) * math.sin(start + (end - start) * k / steps),
+            )
+            for k in range(steps + 1)
+        ]
+        pygame.draw.polygon(surface, colour, [centre, *arc])
+
+
+@functools.lru_cache(maxsize=256)
+def sprite(look: Look) -> pygame.Surface:
+    """The rabbit for `look` on a transparent background."""
+    size = sprite_size(look)
+    surface = pygame.Surface(size, pygame.SRCALPHA)
+    ring = outline_width(look.radius)
+    r = look.radius
+    head = (size[0] / 2, size[1] - 2 * ring - r)
+    ears = []
+    if look.ears:
+        for side, colour in ((-1, look.colours[0]), (1, look.colours[-1])):
+            centre = (head[0] + side * 0.45 * r, head[1] - 1.25 * r)
+            ears.append((centre, colour, side * 0.22))
+    for grow, colour in ((2 * ring, theme.CHALK), (ring, theme.INK)):
+        for centre, _, tilt in ears:
+            pygame.draw.polygon(surface, colour, _ellipse(centre, 0.32 * r, 0.72 * r, tilt, grow))
+        pygame.draw.circle(surface, colour, (round(head[0]), round(head[1])), r + grow)
+    for centre, ear_colour, tilt in ears:
+        pygame.draw.polygon(surface, ear_colour, _ellipse(centre, 0.32 * r, 0.72 * r, tilt, 0))
+    _wedges(surface, head, r, look.colours)
+    _letters(surface, look, head)
+    return surface
+
+
+def _letters(surface: pygame.Surface, look: Look, head: tuple[float, float]) -> None:
+    px = max(6, round(look.radius * (1.25 if len(look.initials) == 1 else 0.85)))
+    face = fonts.fit(look.initials, round(1.7 * look.radius), px, theme.TEXT, max(6, px // 2))
+    shadow = fonts.fit(look.initials, round(1.7 * look.radius), px, theme.INK, max(6, px // 2))
+    x = round(head[0] - face.get_width() / 2)
+    y = round(head[1] - face.get_height() / 2 + look.radius * 0.06)
+    edge = max(1, look.radius // 10)
+    for dx, dy in ((-edge, 0), (edge, 0), (0, -edge), (0, edge), (edge, edge), (-edge, -edge)):
+        surface.blit(shadow, (x + dx, y + dy))
+    surface.blit(face, (x, y))

@@ -1,0 +1,149 @@
+"""The screen itself: a desktop window, the Pi's console in full screen, or an
+offscreen surface when there is no display at all (tests, a headless demo).
+
+It draws views and turns the keyboard, mouse and touch screen into presses. Clicks
+and touches are looked up in the map of the frame last shown, so a touch always
+means what the player saw under their finger.
+"""
+
+import enum
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pygame
+
+from companion.controls.actions import Action, Press
+from companion.display.hitmap import HitMap
+from companion.display.render import render
+from companion.display.view import ScreenView
+
+CAPTION = "Dixit table companion"
+CONSOLE_DRIVERS = frozenset({"kmsdrm", "fbcon"})
+"""SDL video drivers that draw on the Pi's console without a desktop."""
+
+KEYS: Mapping[int, Action] = {
+    pygame.K_RETURN: Action.CONFIRM,
+    pygame.K_KP_ENTER: Action.CONFIRM,
+    pygame.K_SPACE: Action.CONFIRM,
+    pygame.K_BACKSPACE: Action.UNDO,
+    pygame.K_u: Action.UNDO,
+    pygame.K_n: Action.NEXT,
+    pygame.K_TAB: Action.NEXT,
+    pygame.K_f: Action.FIX,
+    pygame.K_UP: Action.UP,
+    pygame.K_DOWN: Action.DOWN,
+    pygame.K_LEFT: Action.LEFT,
+    pygame.K_RIGHT: Action.RIGHT,
+    pygame.K_ESCAPE: Action.BACK,
+    pygame.K_q: Action.QUIT,
+}
+"""The keyboard: a USB keypad or a laptop stands in for the table's buttons."""
+
+
+class DisplayMode(enum.Enum):
+    """Where the screen is drawn."""
+
+    WINDOW = "window"
+    """A window on a desktop."""
+    FULLSCREEN = "fullscreen"
+    """The whole display: the Pi's console (SDL picks kmsdrm when told to)."""
+    HEADLESS = "headless"
+    """No display: an offscreen surface, SDL's dummy video driver for events."""
+
+
+def choose_mode(requested: str | None, environ: Mapping[str, str] | None = None) -> DisplayMode:
+    """The mode asked for ("window", "fullscreen", "headless"), or when None the one
+    that suits the machine: a window on a desktop, full screen on a console that SDL
+    is told to drive, headless otherwise."""
+    if requested is not None:
+        try:
+            return DisplayMode(requested.strip().lower())
+        except ValueError:
+            choices = ", ".join(mode.value for mode in DisplayMode)
+            raise ValueError(f"unknown display mode {requested!r}: choose {choices}") from None
+    env = os.environ if environ is None else environ
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return DisplayMode.WINDOW
+    if env.get("SDL_VIDEODRIVER", "").lower() in CONSOLE_DRIVERS:
+        return DisplayMode.FULLSCREEN
+    return DisplayMode.HEADLESS
+
+
+class Screen:
+    """Draws views and collects the presses made on the keyboard, mouse and touch."""
+
+    def __init__(
+        self, size: tuple[int, int] = (1280, 720), mode: DisplayMode = DisplayMode.WINDOW
+    ) -> None:
+        self.mode = mode
+        self._hits = HitMap()
+        self._closed = False
+        if mode is DisplayMode.HEADLESS:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        pygame.display.init()
+        pygame.font.init()
+        if mode is DisplayMode.HEADLESS:
+            self._offscreen: pygame.Surface | None = pygame.Surface(size)
+        elif mode is DisplayMode.FULLSCREEN:
+            self._offscreen = None
+            pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            pygame.mouse.set_visible(False)
+        else:
+            self._offscreen = None
+            pygame.display.set_mode(size, pygame.RESIZABLE)
+            pygame.display.set_caption(CAPTION)
+
+    @property
+    def surface(self) -> pygame.Surface:
+        """What is drawn on: the window or console, or the offscreen surface."""
+        if self._offscreen is not None:
+            return self._offscreen
+        return pygame.display.get_surface()
+
+    @property
+    def hits(self) -> HitMap:
+        """The touchable areas of the frame last shown."""
+        return self._hits
+
+    def show(self, view: ScreenView) -> None:
+        """Draw `view` and put it on the display."""
+        self._hits = render(view, self.surface)
+        if self._offscreen is None:
+            pygame.display.flip()
+
+    def presses(self) -> list[Press]:
+        """The presses made since the last call, oldest first."""
+        out: list[Press] = []
+        for event in pygame.event.get():
+            press = self._press_for(event)
+            if press is not None:
+                out.append(press)
+        return out
+
+    def _press_for(self, event: pygame.event.Event) -> Press | None:
+        if event.type == pygame.QUIT:
+            return Press(Action.QUIT)
+        if event.type == pygame.KEYDOWN:
+            action = KEYS.get(event.key)
+            return None if action is None else Press(action)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            # A touch also arrives as a synthesised mouse click: only the finger counts.
+            if event.button != pygame.BUTTON_LEFT or getattr(event, "touch", False):
+                return None
+            return self._hits.press_at(*event.pos)
+        if event.type == pygame.FINGERDOWN:
+            width, height = self.surface.get_size()
+            return self._hits.press_at(event.x * width, event.y * height)
+        return None
+
+    def save_png(self, path: Path | str) -> None:
+        """The frame last drawn, as a PNG file."""
+        pygame.image.save(self.surface, str(path))
+
+    def close(self) -> None:
+        """Close the window; closing twice does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        pygame.display.quit()

@@ -1,0 +1,252 @@
+"""The scoring track: spaces 0 to 30 as a two-row snake, like the board's own path,
+with the rabbits standing on it.
+
+The first row runs 0 to 15 left to right and the second comes back 16 to 30, so a
+moving rabbit never jumps across the screen. Scores past 30 lap the track: 34
+stands on space 4 with a "+30" badge and a gold ring. Rabbits sharing a space are
+laid out side by side and row by row inside it, each keeping its colour and
+initials, and a crowded space is drawn wider (its neighbours narrower), so all
+twelve on space 0 can still be told apart.
+
+The empty track depends only on its size, the target and the column widths, so it
+is drawn once and reused until a rabbit moves.
+"""
+
+import functools
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import fonts, paint, rabbit, theme
+from companion.display.hitmap import Box, box
+from companion.display.view import TRACK_LENGTH, Rabbit
+
+COLUMNS = TRACK_LENGTH // 2 + 1
+"""Spaces per row: 0 to 15 on the first row, 16 to 30 back on the second."""
+
+
+START_UPPER_HALF = 0.8
+"""Rabbits on the start space keep to its upper half while that leaves them at least
+this share of the size the whole height would give."""
+
+
+def lap_and_space(position: float) -> tuple[int, float]:
+    """How many times a rabbit has gone past the end, and where it stands on the
+    track: 34 is lap 1 on space 4; 30 is still lap 0 on space 30."""
+    position = max(position, 0.0)
+    if position <= TRACK_LENGTH:
+        return 0, position
+    lap = math.ceil((position - TRACK_LENGTH) / TRACK_LENGTH)
+    return lap, position - lap * TRACK_LENGTH
+
+
+def crowd_width(rabbits: float) -> float:
+    """The width of a space holding this many rabbits, in plain spaces' widths: it
+    grows with the square root of the crowd, so a crowd gets room to stand side by
+    side instead of shrinking to dots, while the other spaces stay readable."""
+    return max(1.0, math.sqrt(max(rabbits, 0.0)))
+
+
+def column_of(space: int) -> tuple[int, int]:
+    """The row and column of `space` in the snake."""
+    return (0, space) if space < COLUMNS else (1, TRACK_LENGTH + 1 - space)
+
+
+@dataclass(frozen=True)
+class Track:
+    """Where each space of the track is drawn."""
+
+    area: Box
+    """The whole track."""
+    edges: tuple[int, ...]
+    """The left edge of every column, and the right edge of the last."""
+
+    def cell(self, space: int) -> pygame.Rect:
+        """The rectangle of `space` (0 to 30). Space 0, the start, is as high as both
+        rows: the second row ends one column short of it, and the whole field
+        stands there at the start of a game."""
+        _, y, _, height = self.area
+        gap = max(2, height // 60)
+        row, column = column_of(space)
+        row_height = (height - gap) // 2
+        left, right = self.edges[column], self.edges[column + 1]
+        tall = space == 0
+        return pygame.Rect(
+            left,
+            y + row * (row_height + gap),
+            right - left - gap,
+            2 * row_height + gap if tall else row_height,
+        )
+
+
+def place(area: pygame.Rect, positions: tuple[float, ...]) -> Track:
+    """The track in `area`, its columns widened where rabbits crowd together; the
+    widths follow the rabbits smoothly while they move."""
+    crowd = [0.0] * (TRACK_LENGTH + 1)
+    for position in positions:
+        where = lap_and_space(position)[1]
+        low = min(int(where), TRACK_LENGTH)
+        share = where - low
+        crowd[low] += 1.0 - share
+        crowd[min(low + 1, TRACK_LENGTH)] += share
+    weights = [1.0] * COLUMNS
+    for space, count in enumerate(crowd):
+        column = column_of(space)[1]
+        room = 2.0 if space == 0 else 1.0
+        weights[column] = max(weights[column], crowd_width(count / room))
+    total = sum(weights)
+    edges = [area.x]
+    running = 0.0
+    for weight in weights:
+        running += weight
+        edges.append(area.x + round(area.width * running / total))
+    return Track(box(area), tuple(edges))
+
+
+def _number_px(area: pygame.Rect) -> int:
+    return max(8, min(area.height // 9, area.width // COLUMNS // 2))
+
+
+def _footing(space_rect: pygame.Rect, number_px: int) -> pygame.Rect:
+    """Where rabbits stand in a space: below its number."""
+    top = fonts.line_height(number_px)
+    inner = space_rect.inflate(-4, -4)
+    return pygame.Rect(inner.x, space_rect.y + top, inner.width, space_rect.height - top - 2)
+
+
+@functools.lru_cache(maxsize=4)
+def _empty_track(
+    size: tuple[int, int], target: int | None, edges: tuple[int, ...]
+) -> pygame.Surface:
+    """The track without rabbits, drawn at (0, 0); `edges` are relative to it."""
+    area = pygame.Rect((0, 0), size)
+    spaces = Track(box(area), edges)
+    surface = pygame.Surface(size)
+    surface.fill(theme.BACKGROUND)
+    px = _number_px(area)
+    joint = spaces.cell(COLUMNS - 1).union(spaces.cell(COLUMNS))
+    pygame.draw.rect(surface, theme.CELL, joint.inflate(-joint.width // 3, 0), border_radius=6)
+    goal = None if target is None else lap_and_space(target)
+    for space in range(TRACK_LENGTH + 1):
+        rect = spaces.cell(space)
+        fill = theme.CELL_ALT if space % 5 == 0 else theme.CELL
+        paint.panel(surface, rect, fill, radius=max(3, min(rect.width, rect.height) // 10))
+        colour = theme.TEXT if space % 5 == 0 else theme.MUTED
+        number = pygame.Rect(rect.x + 4, rect.y + 1, rect.width - 8, fonts.line_height(px))
+        if goal is not None and round(goal[1]) == space:
+            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, px // 6), border_radius=6)
+            number.width -= _goal_mark(surface, rect, px, target if goal[0] else None)
+            colour = theme.GOLD
+        paint.line(surface, str(space), number, px, colour, "left", px // 2)
+    return surface
+
+
+def _goal_mark(surface: pygame.Surface, rect: pygame.Rect, px: int, lapped: int | None) -> int:
+    """The winning score's mark at the top right of its space: a flag, or for a
+    target past 30 a gold tag with the target on it; returns the width it takes."""
+    if lapped is None:
+        flag_box = pygame.Rect(0, 0, px, px)
+        flag_box.topright = (rect.right - 4, rect.y + 3)
+        paint.flag(surface, flag_box)
+        return px + 4
+    words = fonts.fit(str(lapped), rect.width // 2, px * 4 // 5, theme.INK, px // 2)
+    tag = words.get_rect().inflate(px // 3, 2)
+    tag.topright = (rect.right - 4, rect.y + 3)
+    paint.panel(surface, tag, theme.GOLD, radius=tag.height // 3)
+    surface.blit(words, words.get_rect(center=tag.center))
+    return tag.width + 4
+
+
+def draw(
+    surface: pygame.Surface, area: pygame.Rect, rabbits: tuple[Rabbit, ...], target: int | None
+) -> None:
+    """The track in `area` with every rabbit on it."""
+    spaces = place(area, tuple(r.position for r in rabbits))
+    relative = tuple(edge - area.x for edge in spaces.edges)
+    surface.blit(_empty_track(area.size, target, relative), area.topleft)
+    px = _number_px(area)
+    groups: dict[int, list[Rabbit]] = defaultdict(list)
+    for scorer in rabbits:
+        groups[round(lap_and_space(scorer.position)[1])].append(scorer)
+    laps = []
+    for space in sorted(groups):
+        laps += _draw_group(surface, spaces, space, groups[space], px)
+    for head, radius, lap, room in laps:
+        _lap_badge(surface, head, radius, lap, px, room)
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(count: int, room: tuple[int, int]) -> tuple[int, int, int]:
+    """Columns and rows that give `count` rabbits in `room` the largest size, and
+    that size (the head radius)."""
+    best = (1, count, -1)
+    for columns in range(1, count + 1):
+        rows = math.ceil(count / columns)
+        look = rabbit.look_for((room[0] // columns, room[1] // rows), (), "")
+        if look.radius > best[2]:
+            best = (columns, rows, look.radius)
+    return best
+
+
+def _standing_room(spaces: Track, space: int, count: int, px: int) -> pygame.Rect:
+    """Where `count` rabbits stand on `space`: below its number; on the tall start
+    space in its upper half (beside space 1, away from 30) unless the crowd needs
+    the whole height to stay large."""
+    home = _footing(spaces.cell(space), px)
+    if space != 0:
+        return home
+    upper = pygame.Rect(home.x, home.y, home.width, spaces.cell(1).bottom - home.y)
+    if _grid(count, upper.size)[2] >= START_UPPER_HALF * _grid(count, home.size)[2]:
+        return upper
+    return home
+
+
+def _draw_group(
+    surface: pygame.Surface, spaces: Track, space: int, members: list[Rabbit], px: int
+) -> list[tuple[tuple[int, int], int, int, int]]:
+    """The rabbits on one space; returns (head centre, radius, lap, slot width) of
+    those that lapped, so their badges go on top of every rabbit."""
+    here = spaces.cell(space)
+    home = _standing_room(spaces, space, len(members), px)
+    columns, rows, _ = _grid(len(members), home.size)
+    box_w, box_h = home.width // columns, home.height // rows
+    laps = []
+    for k, scorer in enumerate(members):
+        lap, where = lap_and_space(scorer.position)
+        shift = where - space
+        step = spaces.cell(min(max(space + (1 if shift >= 0 else -1), 0), TRACK_LENGTH))
+        dx = (step.centerx - here.centerx) * abs(shift)
+        dy = (step.centery - here.centery) * abs(shift)
+        column, row = k % columns, k // columns
+        in_row = min(columns, len(members) - row * columns)
+        left = home.x + (home.width - in_row * box_w) // 2 + column * box_w
+        top = home.y + (home.height - rows * box_h) // 2 + row * box_h
+        slot = pygame.Rect(left + round(dx), top + round(dy), box_w, box_h)
+        look = rabbit.look_for(slot.size, scorer.colours, scorer.name)
+        picture = rabbit.sprite(look)
+        spot = picture.get_rect(center=slot.center)
+        surface.blit(picture, spot)
+        if lap:
+            ring = rabbit.outline_width(look.radius)
+            head = (spot.centerx, spot.bottom - 2 * ring - look.radius)
+            laps.append((head, look.radius, lap, slot.width))
+    return laps
+
+
+def _lap_badge(
+    surface: pygame.Surface, head: tuple[int, int], radius: int, lap: int, px: int, room: int
+) -> None:
+    """A gold ring round a lapped rabbit's head and a "+30" badge across its brow.
+    The badge stays readable (the track's number size at least) even when the
+    rabbit is small; it may then reach over its neighbours' ears, never wider than
+    its own place plus half of each neighbour's."""
+    ring = rabbit.outline_width(radius)
+    pygame.draw.circle(surface, theme.GOLD, head, radius + 2 * ring, width=max(2, radius // 5))
+    badge_px = max(px * 4 // 5, radius * 11 // 10)
+    words = fonts.fit(f"+{lap * TRACK_LENGTH}", 2 * room - badge_px // 3, badge_px, theme.INK, 8)
+    badge = words.get_rect().inflate(badge_px // 3, 0)
+    badge.midbottom = (head[0], head[1] - radius // 3)
+    paint.panel(surface, badge, theme.GOLD, theme.INK, 1, radius=badge.height // 2)
+    surface.blit(words, words.get_rect(center=badge.center))

@@ -1,0 +1,90 @@
+"""The end of the game: the winners' names large, why the game ended, the final
+standings with places (shared places for equal totals), and the track still shown
+above so everyone sees where the rabbits finished.
+"""
+
+import pygame
+
+from companion.display import fonts, layout, paint, theme, track
+from companion.display.theme import Scale
+from companion.display.view import RGB, ScreenView, WinnerView
+
+PLACE_COLOURS: dict[int, RGB] = {1: theme.GOLD, 2: (210, 214, 224), 3: (214, 140, 80)}
+"""Gold, silver and bronze."""
+
+
+def places(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """Places for totals given best first: equal totals share a place (1, 1, 3)."""
+    out: list[int] = []
+    for i, total in enumerate(totals):
+        out.append(out[-1] if i and totals[i - 1] == total else i + 1)
+    return tuple(out)
+
+
+def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> None:
+    """The winner screen in `body`."""
+    band, lower = layout.split_top(body, s(layout.TRACK_HEIGHT * 0.8), gap)
+    track.draw(surface, band, view.rabbits, view.target)
+    if view.winner is None or lower.height <= 0:
+        return
+    left, right = layout.split_columns(lower, (0.5, 0.5), gap)
+    _winners(surface, left, view.winner, s)
+    _standings(surface, right, view.winner, s)
+
+
+def _winners(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: Scale) -> None:
+    paint.panel(surface, area, theme.PANEL, theme.GOLD, s(3), radius=s(12))
+    inner = area.inflate(-2 * s(16), -2 * s(12))
+    label = pygame.Rect(inner.x, inner.y, inner.width, fonts.line_height(s(26)))
+    heading = "Winners" if len(winner.winners) > 1 else "Winner"
+    paint.line(surface, heading, label, s(26), theme.MUTED, "center")
+    reason_height = 2 * fonts.line_height(s(24))
+    reason = pygame.Rect(inner.x, inner.bottom - reason_height, inner.width, reason_height)
+    paint.paragraphs(
+        surface,
+        (winner.reason,),
+        reason,
+        s(24),
+        s(14),
+        theme.MUTED,
+        "center",
+        centre_vertically=True,
+    )
+    names = pygame.Rect(inner.x, label.bottom, inner.width, reason.y - label.bottom)
+    paint.paragraphs(
+        surface,
+        (" & ".join(winner.winners),),
+        names,
+        s(84),
+        s(24),
+        theme.GOLD,
+        "center",
+        centre_vertically=True,
+    )
+
+
+def _standings(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: Scale) -> None:
+    paint.panel(surface, area)
+    inner = area.inflate(-2 * s(12), -2 * s(8))
+    if not winner.standings:
+        return
+    row_height = min(s(48), inner.height // len(winner.standings))
+    px = max(s(11), round(row_height * 0.78))
+    ranks = places(tuple(total for _, _, total in winner.standings))
+    chip = max(6, round(row_height * 0.6))
+    number_width = fonts.width("12", px) + s(4)
+    total_width = fonts.width("88", px) + s(4)
+    name_width = inner.width - number_width - chip - total_width - 3 * s(10)
+    names = tuple(name for name, _, _ in winner.standings)
+    name_px = fonts.common_size(names, name_width, px, max(s(11), px * 3 // 4))
+    for i, ((name, colours, total), place) in enumerate(zip(winner.standings, ranks, strict=True)):
+        row = pygame.Rect(inner.x, inner.y + i * row_height, inner.width, row_height)
+        number = pygame.Rect(row.x, row.y, number_width, row.height)
+        colour = PLACE_COLOURS.get(place, theme.MUTED)
+        paint.line(surface, str(place), number, px, colour, "right", px // 2)
+        swatch = pygame.Rect(number.right + s(10), row.centery - chip // 2, chip, chip)
+        paint.swatch(surface, swatch, colours)
+        name_box = pygame.Rect(swatch.right + s(10), row.y, name_width, row.height)
+        paint.line(surface, name, name_box, name_px, theme.TEXT, "left", name_px)
+        points = pygame.Rect(row.right - total_width, row.y, total_width, row.height)
+        paint.line(surface, str(total), points, px, theme.TEXT, "right", px // 2)

@@ -1,0 +1,205 @@
+"""Start-up with a damaged journal: keep the bad file, save what can be read, play on.
+
+The companion must start even when its journal is damaged (a failing SD card, a
+file copied half-way), and must not destroy the evidence. These are the steps of
+`Journal.open_or_recover`: move the damaged file and its WAL aside as
+`NAME.corrupt-<time>`, read the moved copy read-only, as leniently as SQLite
+allows, and copy into a fresh journal every game whose header can be read, with
+its rounds from round 1 up to the first that cannot be read or does not replay
+legally. Whatever is saved is written in
+one transaction, so a power cut during recovery leaves a journal that is either
+fully salvaged or empty (and the damaged copy still on disk).
+"""
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, UnwritableFileError
+from companion.journal.documents import record, str_mapping
+from companion.journal.records import RestoredGame, RestoredRound, RoundImages
+from companion.rules import Game, Reveal
+
+SIDE_FILES = ("-wal", "-shm")
+"""The files SQLite keeps beside a WAL-mode database, which move with it."""
+
+_UNREADABLE = (CompanionError, ValueError, TypeError, KeyError, AttributeError)
+"""What decoding a damaged row can raise: its text may be anything at all."""
+
+
+def recovery_message(
+    path: Path, aside: Path, saved: tuple[int, int] | None, failure: Exception | None = None
+) -> str:
+    """What the screen says after a recovery: where the bad file went, what was saved."""
+    head = f"The journal {path.name} could not be opened; it is kept as {aside.name}."
+    if failure is not None:
+        return f"{head} Nothing could be saved from it ({failure}); a new journal was started."
+    if saved is None or saved[0] == 0:
+        return f"{head} Nothing could be saved from it; a new journal was started."
+    games, rounds = saved
+    return (
+        f"{head} Saved {_count(games, 'game')} with {_count(rounds, 'round')} "
+        "into a new journal; anything after them was lost."
+    )
+
+
+def move_aside(path: Path, now: datetime) -> Path:
+    """Rename the journal and its WAL files to `NAME.corrupt-<time>`; returns the new name.
+
+    The database moves first: should the power go between the renames, a WAL left
+    behind replays into the next journal opened at `path`, which then fails its
+    check and is moved aside in turn, so nothing is silently lost.
+    """
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    extra = 1
+    while any(Path(f"{target}{suffix}").exists() for suffix in ("", *SIDE_FILES)):
+        extra += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{extra}")
+    try:
+        os.replace(path, target)
+        for suffix in SIDE_FILES:
+            side = Path(f"{path}{suffix}")
+            if side.exists():
+                os.replace(side, Path(f"{target}{suffix}"))
+    except OSError as err:
+        raise UnwritableFileError(
+            f"{path}: the journal is damaged and cannot be moved aside "
+            f"({err.strerror or err}); move it away by hand"
+        ) from None
+    return target
+
+
+def salvage(copy: Path) -> Iterator[RestoredGame]:
+    """Every game of a damaged journal that can still be read, with its readable rounds."""
+    conn = _connect_read_only(copy)
+    if conn is None:
+        return
+    try:
+        rounds = _round_rows(conn)
+        seen: set[int] = set()
+        for row in _rows(
+            conn,
+            "SELECT id, started_at, header, colours, status, finished_at FROM games "
+            "NOT INDEXED ORDER BY id",
+        ):
+            game = _restored_game(conn, row, rounds)
+            if game is not None and game.id not in seen:
+                seen.add(game.id)
+                yield game
+    finally:
+        conn.close()
+
+
+def _restored_game(
+    conn: sqlite3.Connection, row: tuple[Any, ...], rounds: dict[int, dict[int, tuple[str, str]]]
+) -> RestoredGame | None:
+    """A readable `games` row as a game to restore, or None."""
+    game_id, started_at, header, colours, status, finished_at = row
+    try:
+        start = record(header, []).start
+        restored = RestoredGame(
+            id=int(game_id),
+            start=start,
+            colours=str_mapping(colours),
+            started_at=datetime.fromisoformat(started_at),
+            abandoned=status == "abandoned",
+            finished_at=None if finished_at is None else datetime.fromisoformat(finished_at),
+            rounds=(),
+        )
+    except _UNREADABLE:
+        return None
+    reveals = _readable_reveals(header, start, rounds.get(restored.id, {}))
+    return replace(restored, rounds=_restored_rounds(conn, restored.id, reveals))
+
+
+def _connect_read_only(copy: Path) -> sqlite3.Connection | None:
+    """The damaged copy opened read-only, with its WAL if SQLite can, else without."""
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"{copy.resolve().as_uri()}?{mode}", uri=True)
+        except sqlite3.Error:
+            continue
+        try:
+            # Lets SQLite read a file shorter than its header says (a truncated copy).
+            conn.execute("PRAGMA writable_schema = ON")
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.Error:
+            conn.close()
+            continue
+        return conn
+    return None
+
+
+def _rows(conn: sqlite3.Connection, query: str) -> list[tuple[Any, ...]]:
+    """The rows of a query up to the first that cannot be read."""
+    rows: list[tuple[Any, ...]] = []
+    with contextlib.suppress(sqlite3.Error):
+        rows.extend(conn.execute(query))
+    return rows
+
+
+def _round_rows(conn: sqlite3.Connection) -> dict[int, dict[int, tuple[str, str]]]:
+    """Game to round number to (reveal, committed_at), for every readable round row."""
+    found: dict[int, dict[int, tuple[str, str]]] = {}
+    for game_id, number, reveal, committed_at in _rows(
+        conn, "SELECT game_id, number, reveal, committed_at FROM rounds NOT INDEXED"
+    ):
+        if all(isinstance(v, int) for v in (game_id, number)) and all(
+            isinstance(v, str) for v in (reveal, committed_at)
+        ):
+            found.setdefault(game_id, {})[number] = (reveal, committed_at)
+    return found
+
+
+def _readable_reveals(
+    header: str, start: Game, rows: dict[int, tuple[str, str]]
+) -> list[tuple[Reveal, datetime]]:
+    """The rounds from round 1 on that decode and replay legally, up to the first that does not."""
+    kept: list[tuple[Reveal, datetime]] = []
+    game = start
+    number = 1
+    while number in rows:
+        reveal_text, committed_at = rows[number]
+        try:
+            reveal = record(header, [reveal_text]).reveals[0]
+            game = game.play(reveal)
+            kept.append((reveal, datetime.fromisoformat(committed_at)))
+        except _UNREADABLE:
+            break
+        number += 1
+    return kept
+
+
+def _restored_rounds(
+    conn: sqlite3.Connection, game_id: int, reveals: list[tuple[Reveal, datetime]]
+) -> Iterator[RestoredRound]:
+    for number, (reveal, committed_at) in enumerate(reveals, start=1):
+        yield RestoredRound(reveal, committed_at, _images(conn, game_id, number))
+
+
+def _images(conn: sqlite3.Connection, game_id: int, number: int) -> RoundImages:
+    """A round's pictures, or None for each that cannot be read."""
+    try:
+        row = conn.execute(
+            "SELECT frame, overlay FROM round_images WHERE game_id = ? AND number = ?",
+            (game_id, number),
+        ).fetchone()
+    except sqlite3.Error:
+        return RoundImages(None, None)
+    if row is None:
+        return RoundImages(None, None)
+    frame, overlay = row
+    return RoundImages(
+        frame if isinstance(frame, bytes) else None,
+        overlay if isinstance(overlay, bytes) else None,
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

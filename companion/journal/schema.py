@@ -1,0 +1,155 @@
+"""The journal's tables, and the migrations that bring an older file up to date.
+
+`PRAGMA user_version` holds how many migrations a file has had: 0 for a new, empty
+file, `SCHEMA_VERSION` for an up-to-date journal. Migration `i` takes a file from
+version `i` to `i + 1`; migrations are only ever appended, never edited, so every
+journal ever written can be brought forward. A file whose tables are not ours, or
+that a newer companion has written, is refused rather than written to.
+
+Scores, totals and reasons are stored so that a round can be explained as it was
+confirmed, but they are never trusted: loading a game replays the stored reveals
+through the rules engine.
+"""
+
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+
+from companion.errors import JournalCorruptError
+
+STATUSES = ("playing", "finished", "abandoned")
+"""The values of `games.status`."""
+
+_V1 = (
+    f"""
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        header TEXT NOT NULL,
+        colours TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN {STATUSES!r}),
+        finished_at TEXT
+    ) STRICT
+    """,
+    """
+    CREATE TABLE rounds (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL CHECK (number >= 1),
+        reveal TEXT NOT NULL,
+        deltas TEXT NOT NULL,
+        reasons TEXT NOT NULL,
+        totals TEXT NOT NULL,
+        committed_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    ) STRICT
+    """,
+    """
+    CREATE TABLE round_images (
+        game_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        frame BLOB,
+        overlay BLOB,
+        PRIMARY KEY (game_id, number),
+        FOREIGN KEY (game_id, number) REFERENCES rounds (game_id, number) ON DELETE CASCADE
+    ) STRICT
+    """,
+    """
+    CREATE TABLE corrections (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        corrected_at TEXT NOT NULL,
+        old_reveal TEXT NOT NULL,
+        new_reveal TEXT NOT NULL,
+        FOREIGN KEY (game_id, number) REFERENCES rounds (game_id, number) ON DELETE CASCADE
+    ) STRICT
+    """,
+    "CREATE INDEX corrections_of_round ON corrections (game_id, number)",
+    "CREATE INDEX games_by_status ON games (status, id)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+"""The statements of each migration, oldest first; only ever appended to."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The `user_version` of an up-to-date journal."""
+
+
+def prepare(conn: sqlite3.Connection, path: Path) -> None:
+    """Create, migrate or check the tables of an open journal; raises if they are not ours.
+
+    The connection must be in autocommit mode (isolation_level=None): a migration
+    runs in one `BEGIN IMMEDIATE` transaction, so two programs opening a new file at
+    once cannot both create the tables.
+    """
+    if _version(conn) < SCHEMA_VERSION:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _version(conn)
+            _check_version(conn, path, version)
+            for statements in MIGRATIONS[version:]:
+                for statement in statements:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    _check_version(conn, path, _version(conn))
+    _check_tables(conn, path)
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise JournalCorruptError(
+            f"{path}: this journal was written by a newer companion (schema {version}; "
+            f"this one reads up to {SCHEMA_VERSION}); update the companion to open it"
+        )
+    if version == 0:
+        foreign = sorted(_columns(conn))
+        if foreign:
+            raise JournalCorruptError(
+                f"{path}: not a journal but another SQLite database "
+                f"(tables {', '.join(foreign)}); give another journal path"
+            )
+
+
+def _check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    found = _columns(conn)
+    for table, columns in expected_columns().items():
+        if found.get(table) != columns:
+            raise JournalCorruptError(
+                f"{path}: the journal's table {table!r} is missing or has other columns "
+                f"than schema {SCHEMA_VERSION} says; the file is damaged"
+            )
+
+
+def expected_columns() -> Mapping[str, tuple[str, ...]]:
+    """Table name to column names of an up-to-date journal, from the migrations themselves."""
+    scratch = sqlite3.connect(":memory:")
+    try:
+        for statements in MIGRATIONS:
+            for statement in statements:
+                scratch.execute(statement)
+        return _columns(scratch)
+    finally:
+        scratch.close()
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    tables = [
+        name
+        for (name,) in conn.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {
+        table: tuple(row[1] for row in conn.execute(f"PRAGMA table_info({table!r})"))
+        for table in tables
+    }

@@ -1,0 +1,87 @@
+"""Choosing a frame source from one line of text, such as the `--source` option.
+
+Every kind of source the command line can name is one entry of `SOURCE_KINDS`: its
+scheme, the form a user writes, and the function that opens it. Adding a kind means
+adding an entry; help texts and error messages list the forms from the same table.
+The simulated table is not here: the demo builds it directly.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.errors import SettingError, UnknownSourceError
+from companion.sources.base import FrameSource
+from companion.sources.folder import FolderSource
+from companion.sources.opencv import OpenCVSource
+from companion.sources.picamera import Picamera2Source
+
+_SIZE = re.compile(r"([0-9]{1,5})[xX]([0-9]{1,5})")
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    """One kind of frame source that a line of text can name."""
+
+    scheme: str
+    """The word before the first colon: "picamera", "camera", "video", "folder"."""
+    form: str
+    """How a user writes it, for help and error messages."""
+    open: Callable[[str], FrameSource]
+    """Opens the source from the text after the first colon ("" if there is none)."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """A frame size written WIDTHxHEIGHT; `SettingError` if it is not one."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None or int(match[1]) == 0 or int(match[2]) == 0:
+        raise SettingError(f"{text!r} is not a frame size: write WIDTHxHEIGHT, such as 4608x2592")
+    return int(match[1]), int(match[2])
+
+
+def _open_picamera(argument: str) -> FrameSource:
+    return Picamera2Source(parse_size(argument) if argument else None)
+
+
+def _open_camera(argument: str) -> FrameSource:
+    index, _, size = argument.partition(":")
+    if not index.strip().isdecimal():
+        raise SettingError(
+            f"camera:{argument}: the camera is a device number, such as camera:0 for /dev/video0"
+        )
+    return OpenCVSource(int(index), parse_size(size) if size else None)
+
+
+def _open_video(argument: str) -> FrameSource:
+    if not argument:
+        raise SettingError("video: name the video file, such as video:table.mp4")
+    return OpenCVSource(argument)
+
+
+def _open_folder(argument: str) -> FrameSource:
+    if not argument:
+        raise SettingError("folder: name the folder of images, such as folder:frames/")
+    return FolderSource(argument)
+
+
+SOURCE_KINDS: tuple[SourceKind, ...] = (
+    SourceKind("picamera", "picamera[:WIDTHxHEIGHT]", _open_picamera),
+    SourceKind("camera", "camera:INDEX[:WIDTHxHEIGHT]", _open_camera),
+    SourceKind("video", "video:PATH", _open_video),
+    SourceKind("folder", "folder:PATH", _open_folder),
+)
+"""Every kind of source `open_source` knows, in the order help lists them."""
+
+SOURCE_FORMS: tuple[str, ...] = tuple(kind.form for kind in SOURCE_KINDS)
+"""How each kind is written, for help texts."""
+
+
+def open_source(spec: str) -> FrameSource:
+    """Open the source that `spec` names; `UnknownSourceError` lists the forms known."""
+    scheme, _, argument = spec.partition(":")
+    kind = next((k for k in SOURCE_KINDS if k.scheme == scheme.strip().lower()), None)
+    if kind is None:
+        raise UnknownSourceError(
+            f"{spec!r} is not a frame source: use one of {', '.join(SOURCE_FORMS)}"
+        )
+    return kind.open(argument)

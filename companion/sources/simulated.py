@@ -1,0 +1,69 @@
+"""The simulated table as a frame source: what the demo's players lay, as a camera sees it.
+
+Whoever plays the table (the demo's simulated players, a test) says what lies on it
+with `lay`; every `read` returns a camera frame of that. Drawing a frame costs far
+more than reading one, so each of the last few layouts is drawn once and its frame
+handed out again whenever it lies on the table, as a still table gives a camera the
+same picture (a hand over the board holds still while its layout lasts).
+"""
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from companion.errors import CameraLostError
+from companion.sources.base import Frame, FrameSource
+from companion.vision.sim import CameraPose, Conditions, Scene, SimFrame, render
+
+KEEP_DRAWN = 6
+"""Frames of recent layouts kept for handing out again: a round's few stages and the
+empty table."""
+
+
+@dataclass(frozen=True)
+class Lay:
+    """What lies on the simulated table, and what hides it."""
+
+    scene: Scene
+    """Board, cards, tokens and other codes."""
+    hands: int = 0
+    """Hands reaching over the board."""
+    camera_off: bool = False
+    """Whether the camera fails (unplugged, a cable knocked) while this lasts."""
+
+
+class SimulatedTable(FrameSource):
+    """A camera over a simulated board."""
+
+    def __init__(
+        self, scene: Scene, pose: CameraPose, conditions: Conditions, rng: np.random.Generator
+    ) -> None:
+        self.pose = pose
+        self.conditions = conditions
+        self.rng = rng
+        self.lay_out = Lay(scene)
+        self.last: SimFrame | None = None
+        self._drawn: list[tuple[Lay, SimFrame]] = []
+        width, height = pose.frame_px
+        self.description = f"simulated table, {width}x{height}"
+
+    def lay(self, lay: Lay) -> None:
+        """Change what lies on the table from the next frame on."""
+        self.lay_out = lay
+
+    def read(self) -> Frame:
+        """A frame of the table as it lies now."""
+        lay = self.lay_out
+        if lay.camera_off:
+            raise CameraLostError(f"{self.description}: the simulated camera is unplugged")
+        drawn = next((frame for seen, frame in self._drawn if seen == lay), None)
+        if drawn is None:
+            conditions = replace(self.conditions, hands=lay.hands)
+            drawn = render(lay.scene, self.pose, conditions, self.rng)
+            self._drawn = [*self._drawn[-(KEEP_DRAWN - 1) :], (lay, drawn)]
+        self.last = drawn
+        return drawn.image
+
+    def close(self) -> None:
+        """Forget the frames drawn; the table stays as laid."""
+        self._drawn.clear()

@@ -1,0 +1,105 @@
+"""A power cut at any moment of a game loses no confirmed round and half-writes none.
+
+The demo runs as its own process on the small board and is killed with SIGKILL
+after a random time, again and again, each run going on with the journal's game.
+After every kill the journal must open cleanly, hold every round the demo had
+announced as scored, each with its pictures, and replay legally; at the end one run
+plays the game to its end and `companion score` agrees with the journal's export.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.journal import Journal
+from tests.vision.scenes import LAYOUT_NAME
+
+KILLS = 50
+SEED = 20261121
+
+
+def demo(journal: Path, seed: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "companion",
+        "demo",
+        "--ruleset",
+        "odyssey",
+        "--players",
+        "4",
+        "--layout",
+        LAYOUT_NAME,
+        "--headless",
+        "--resume",
+        "--auto-confirm",
+        "0.3",
+        "--seed",
+        str(seed),
+        "--journal",
+        str(journal),
+    ]
+
+
+def rounds_in(journal_path: Path) -> dict[int, int]:
+    """Rounds stored per game, checking each is whole: pictures kept, game replays."""
+    with Journal(journal_path) as journal:
+        counts = {}
+        for summary in journal.games():
+            stored = journal.load(summary.id)
+            rounds = journal.rounds(summary.id)
+            assert [r.number for r in rounds] == list(range(1, len(rounds) + 1))
+            assert len(stored.game.played) == len(rounds)
+            for r in rounds:
+                images = journal.images(summary.id, r.number)
+                assert images.frame and images.overlay, f"game {summary.id} round {r.number}"
+            counts[summary.id] = len(rounds)
+        return counts
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_never_loses_or_half_writes_a_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(SEED)
+    path = tmp_path / "journal.sqlite"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy"}
+    before: dict[int, int] = {}
+    announced = 0
+    for kill in range(KILLS):
+        child = subprocess.Popen(
+            demo(path, kill), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+        )
+        time.sleep(rng.uniform(0.5, 7.0))
+        child.send_signal(signal.SIGKILL)  # a game that ended first has exited with 0
+        output, _ = child.communicate()
+        assert child.returncode in (0, -signal.SIGKILL), output
+        scored = sum(1 for line in output.splitlines() if line.startswith("round "))
+        after = rounds_in(path)
+        for game, count in before.items():
+            assert after.get(game, 0) >= count, f"kill {kill}: game {game} lost rounds"
+        gained = sum(after.values()) - sum(before.values())
+        assert gained >= scored, f"kill {kill}: {scored} rounds announced, {gained} kept"
+        announced += scored
+        before = after
+    assert announced >= 10, "the kills should have landed across many scored rounds"
+
+    finish = subprocess.run(demo(path, KILLS), capture_output=True, text=True, env=env, check=False)
+    assert finish.returncode == 0, finish.stdout + finish.stderr
+    final = [line for line in finish.stdout.splitlines() if line.startswith("final totals: ")]
+    game_id = max(rounds_in(path))
+    export = tmp_path / "game.json"
+    assert main(["history", "--journal", str(path), str(game_id), "--export", str(export)]) == 0
+    capsys.readouterr()
+    assert main(["score", str(export)]) == 0
+    scored_totals = json.loads(capsys.readouterr().out)["totals"]
+    shown = ", ".join(f"{name} {total}" for name, total in scored_totals.items())
+    assert final == [f"final totals: {shown}"]
