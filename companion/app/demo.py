@@ -68,6 +68,8 @@ class DemoResult:
     """Rounds the game had at its end."""
     scored: int
     """Rounds scored in this run (fewer than `rounds` when a game was resumed)."""
+    finished: bool
+    """Whether the game reached its end (else it stopped after the rounds asked for)."""
     exact: int
     """Rounds the companion read exactly as the simulated players laid them."""
     mistakes: int
@@ -112,10 +114,13 @@ def run_demo(
     seed: int = 1,
     out: Path | None = None,
     auto_confirm: float = 2.0,
+    rounds: int | None = None,
     say: Callable[[str], None] = print,
+    step: Callable[[Loop], None] = Loop.step,
 ) -> DemoResult:
-    """Play one game of `ruleset` with `players` simulated players to the end; with
-    `resume`, go on with the journal's unfinished game if there is one."""
+    """Play one game of `ruleset` with `players` simulated players to the end (or
+    for `rounds` rounds); with `resume`, go on with the journal's unfinished game if
+    there is one. `step` runs one turn of the loop (a benchmark times it)."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
     table = SimulatedTable(Scene(layout, KIT), demo_pose(layout), CONDITIONS, rng)
@@ -146,10 +151,12 @@ def run_demo(
     timings: list[float] = []
     try:
         while shown_winner < WINNER_FRAMES and not loop.quit:
+            if rounds is not None and len(session.game.played) - played_before >= rounds:
+                break
             started = time.perf_counter()
             demo.act(session)
             played = len(session.game.played)
-            loop.step()
+            step(loop)
             if camera.reading is not None:
                 timings.append(camera.reading.elapsed_ms)
             if len(session.game.played) > played:
@@ -177,13 +184,13 @@ def run_demo(
     finally:
         screen.close()
     game = session.game
-    totals = {scorer_name(game, s): t for s, t in game.totals.items()}
-    say("final totals: " + ", ".join(f"{name} {total}" for name, total in totals.items()))
+    say("final totals: " + ", ".join(f"{name} {total}" for name, total in game.totals.items()))
     return DemoResult(
         game_id=session.game_id or 0,
         totals=dict(game.totals),
         rounds=len(game.played),
         scored=len(game.played) - played_before,
+        finished=game.outcome is not None,
         exact=exact,
         mistakes=demo.mistakes_made,
         frames=camera.frames,

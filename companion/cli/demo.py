@@ -11,11 +11,13 @@ from typing import Any
 
 from companion.app.demo import LAYOUT, run_demo
 from companion.cli.each import fail
-from companion.display.screen import choose_mode
+from companion.display.screen import DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError
 from companion.journal import Journal, default_journal_path
 from companion.rules import RULESETS, Ruleset, find_ruleset
 
+HEADLESS_OUT = Path("demo-screens")
+"""Where a headless demo saves its screens when not told."""
 PREFERRED_PLAYERS = 6
 """Players at the demo table when not told: the closest count the ruleset allows."""
 
@@ -43,9 +45,16 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         choices=("window", "fullscreen", "headless"),
         help="how to show the screen (default: a window where there is a display)",
     )
-    parser.add_argument("--out", type=Path, help="folder for PNG snapshots of each phase")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"folder for PNG snapshots of each phase (headless default: {HEADLESS_OUT})",
+    )
     parser.add_argument(
         "--layout", default=LAYOUT, help=f"the board: a layout name or file (default {LAYOUT})"
+    )
+    parser.add_argument(
+        "--rounds", type=int, metavar="N", help="stop each game after N rounds (default: play on)"
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on with the journal's unfinished game first"
@@ -73,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         )
         counts = [_players(r, args.players) for r in rulesets]
         mode = choose_mode("headless" if args.headless else args.display)
+        if mode is DisplayMode.HEADLESS and args.out is None:
+            args.out = HEADLESS_OUT
         path = args.journal or default_journal_path().with_name("demo.sqlite")
         journal, recovered = Journal.open_or_recover(path)
     except CompanionError as err:
@@ -80,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     with journal:
         if recovered:
             print(f"demo: {recovered}")
+        if args.out is not None:
+            print(f"demo: screens of each phase go to {args.out}")
         for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1):
             out = args.out / ruleset.name if args.out and len(rulesets) > 1 else args.out
             try:
@@ -93,11 +106,13 @@ def run(args: argparse.Namespace) -> int:
                     seed=args.seed,
                     out=out,
                     auto_confirm=args.auto_confirm,
+                    rounds=args.rounds,
                 )
             except CompanionError as err:
                 return fail("demo", err)
+            ended = "over" if result.finished else "stopped"
             print(
-                f"demo: game {result.game_id} over after {result.rounds} rounds; "
+                f"demo: game {result.game_id} {ended} after {result.rounds} rounds; "
                 f"{result.exact} of the {result.scored} rounds scored in this run read "
                 "exactly as laid, "
                 f"{result.mistakes} misplaced dials caught, {result.frames} frames read "

@@ -1,0 +1,127 @@
+"""Benchmark of the game loop: does it read frames as fast as the bare reader, and does
+its memory stay flat over many rounds?
+
+    .venv/bin/python bench/loop.py [--rounds N] [--layout NAME] [--players N]
+
+It runs the headless demo (simulated table, simulated players, real reader,
+stabiliser, session, journal and screen) for N rounds (default 100) and prints:
+
+- per frame: the loop's whole step (reading, session, drawing the screen), the
+  reading inside the loop, and the bare `TableReader.read` on the same frames
+  measured afterwards in the same run, as medians with their spread (10th to 90th
+  percentile) and the ratio of the loop's reading to the bare reader's;
+- the step's time left after reading: what the loop adds per frame (screen, status);
+- the process's resident memory after every 10th round (the bench keeps a sample of
+  24 pictures for the bare reader, which is in the figure from the first rounds on).
+
+Frames that had to be drawn by the simulator (a new layout of the table) are left out
+of the step times: drawing them is the simulation's cost, not the loop's. Nothing
+here fails on time: it prints what it measured.
+"""
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from companion.app.demo import LAYOUT, run_demo
+from companion.app.loop import Loop
+from companion.display.screen import DisplayMode
+from companion.journal import Journal
+from companion.rules import find_ruleset
+from companion.sources.base import Frame
+from companion.sources.simulated import SimulatedTable
+
+SAMPLE_FRAMES = 24
+"""Distinct pictures kept for timing the bare reader on (kept frames would otherwise
+be the memory the bench measures)."""
+
+
+def resident_mb() -> float:
+    """The process's resident memory, in MB (Linux)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * 4096 / 1e6
+
+
+def spread(values: list[float]) -> str:
+    """Median with the 10th to 90th percentile."""
+    deciles = statistics.quantiles(values, n=10)
+    return f"{statistics.median(values):7.1f} ms ({deciles[0]:.1f} to {deciles[-1]:.1f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--layout", default=LAYOUT)
+    parser.add_argument("--players", type=int, default=6)
+    args = parser.parse_args()
+
+    steps: list[float] = []
+    readings: list[float] = []
+    frames: dict[int, Frame] = {}
+    memory: list[tuple[int, float]] = []
+    loops: list[Loop] = []
+
+    def timed_step(loop: Loop) -> None:
+        camera = loop.camera
+        table = camera.source if camera else None
+        drawn = table.last if isinstance(table, SimulatedTable) else None
+        started = time.perf_counter()
+        loop.step()
+        elapsed = (time.perf_counter() - started) * 1000
+        if camera is None or camera.reading is None or camera.frame is None:
+            return
+        if isinstance(table, SimulatedTable) and table.last is not drawn:
+            return
+        steps.append(elapsed)
+        readings.append(camera.reading.elapsed_ms)
+        if len(frames) < SAMPLE_FRAMES:
+            frames.setdefault(id(camera.frame), camera.frame)
+        if not loops:
+            loops.append(loop)
+
+    def said(line: str) -> None:
+        number = line.split()[1] if line.startswith("round ") else ""
+        if number.isdigit() and int(number) % 10 == 0:
+            memory.append((int(number), resident_mb()))
+
+    ruleset = find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 1000})
+    with tempfile.TemporaryDirectory() as folder, Journal(Path(folder) / "bench.sqlite") as j:
+        memory.append((0, resident_mb()))
+        run_demo(
+            ruleset,
+            args.players,
+            j,
+            DisplayMode.HEADLESS,
+            layout_name=args.layout,
+            auto_confirm=0.5,
+            rounds=args.rounds,
+            say=said,
+            step=timed_step,
+        )
+    reader = loops[0].camera.watcher.reader if loops and loops[0].camera else None
+    bare: list[float] = []
+    if reader is not None:
+        for frame in list(frames.values()) * 3:
+            started = time.perf_counter()
+            reader.read(frame)
+            bare.append((time.perf_counter() - started) * 1000)
+
+    print(f"{args.rounds} rounds of Dixit Odyssey, {args.players} players, board {args.layout}")
+    print(f"frames timed: {len(steps)}; the bare reader timed on {len(frames)} of their pictures")
+    print(f"loop step, whole          {spread(steps)}")
+    print(f"reading inside the loop   {spread(readings)}")
+    print(f"bare reader, same frames  {spread(bare)}")
+    print(f"ratio loop reading / bare {statistics.median(readings) / statistics.median(bare):.2f}")
+    added = [s - r for s, r in zip(steps, readings, strict=True)]
+    print(f"step beyond reading       {spread(added)}")
+    print("resident memory: " + ", ".join(f"round {n}: {mb:.0f} MB" for n, mb in memory))
+    growth = np.diff([mb for _, mb in memory[1:]]) if len(memory) > 2 else np.array([0.0])
+    print(f"memory change per 10 rounds after round 10: median {np.median(growth):+.1f} MB")
+
+
+if __name__ == "__main__":
+    main()

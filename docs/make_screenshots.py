@@ -1,0 +1,90 @@
+"""Render the README's screenshots with the product itself.
+
+    .venv/bin/python docs/make_screenshots.py
+
+Plays a 12-player Dixit Party game on the simulated table (the demo, headless) and
+keeps one screen of each phase, then opens the round editor on that game and shows a
+lost camera, each drawn by the real session, presenter and display. A few rounds of
+Dixit Odyssey, where a vote for one's own card is a mistake, give the problem screen.
+"""
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from companion.app.demo import run_demo
+from companion.app.present import present
+from companion.app.session import Session, Settings
+from companion.controls.actions import Action, Press
+from companion.display.screen import DisplayMode, Screen
+from companion.display.view import CameraView, Phase
+from companion.journal import Journal
+from companion.rules import find_ruleset
+
+OUT = Path(__file__).with_name("screens")
+SEED = 4
+PICKS = {
+    "setup": "setup.png",
+    "proposal": "proposal.png",
+    "clearing": "clearing.png",
+    "winner": "winner.png",
+}
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        shots = Path(folder) / "shots"
+        with Journal(Path(folder) / "journal.sqlite") as journal:
+            result = run_demo(
+                find_ruleset("party"), 12, journal, DisplayMode.HEADLESS, seed=SEED, out=shots
+            )
+            names = sorted(p.name for p in shots.iterdir())
+            for phase, target in PICKS.items():
+                found = [n for n in names if n.endswith(f"-{phase}.png")]
+                if found:
+                    shutil.copy(shots / found[len(found) // 2], OUT / target)
+            stored = journal.load(result.game_id)
+            session = Session.resumed(
+                stored, journal, Settings(tuple(range(1, 13))), lambda: (None, None)
+            )
+            screen = Screen(mode=DisplayMode.HEADLESS)
+            try:
+                session.press(Press(Action.FIX), 0.0)
+                editor = session.editor
+                assert editor is not None and session.phase is Phase.EDITING
+                vote = next(i for i, r in enumerate(editor.rows) if r.kind.value == "vote")
+                session.press(Press(Action.PICK, vote), 0.0)
+                session.press(Press(Action.RIGHT), 0.0)
+                screen.show(present(session, 0.0, None))
+                screen.save_png(OUT / "editor.png")
+                session.press(Press(Action.BACK), 0.0)
+                session.press(Press(Action.UNDO), 0.0)
+                lost = CameraView(
+                    None,
+                    "camera lost: the camera did not answer (trying again); "
+                    "the game goes on by hand: press Fix",
+                    working=False,
+                )
+                screen.show(present(session, 10.0, lost))
+                screen.save_png(OUT / "camera-lost.png")
+            finally:
+                screen.close()
+        shots = Path(folder) / "odyssey"
+        with Journal(Path(folder) / "odyssey.sqlite") as journal:
+            run_demo(
+                find_ruleset("odyssey"),
+                8,
+                journal,
+                DisplayMode.HEADLESS,
+                seed=SEED,
+                out=shots,
+                rounds=8,
+            )
+        problems = sorted(p for p in shots.iterdir() if p.name.endswith("-waiting-problem.png"))
+        shutil.copy(problems[0], OUT / "waiting-problem.png")
+    print(f"screens written to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""`companion demo --headless` plays a whole game of every ruleset to its end, and the
+journal's export scores to the totals the demo showed."""
+
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.rules import RULESETS
+
+SUMMARY = re.compile(
+    r"demo: game (\d+) over after (\d+) rounds; (\d+) of the (\d+) rounds scored in this run "
+    r"read exactly as laid"
+)
+
+
+def play(ruleset: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "companion", "demo", "--headless", "--ruleset", ruleset]
+    command += ["--journal", str(folder / f"{ruleset}.sqlite"), "--out", str(folder / ruleset)]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.slow
+def test_the_headless_demo_plays_every_ruleset_to_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = dict(zip(RULESETS, pool.map(lambda r: play(r, tmp_path), RULESETS), strict=True))
+    for ruleset, run in runs.items():
+        assert run.returncode == 0, f"{ruleset}: {run.stdout}{run.stderr}"
+        found = SUMMARY.search(run.stdout)
+        assert found is not None, run.stdout
+        game_id, rounds, exact, scored = map(int, found.groups())
+        assert exact == scored == rounds, run.stdout
+        shots = sorted(p.name for p in (tmp_path / ruleset).iterdir())
+        assert shots[0].endswith("setup.png") and shots[-1].endswith("winner.png")
+
+        export = tmp_path / f"{ruleset}.json"
+        journal = str(tmp_path / f"{ruleset}.sqlite")
+        assert main(["history", "--journal", journal, str(game_id), "--export", str(export)]) == 0
+        capsys.readouterr()
+        assert main(["score", str(export)]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["finished"] is True
+        shown = ", ".join(f"{name} {total}" for name, total in result["totals"].items())
+        assert f"final totals: {shown}" in run.stdout.splitlines(), ruleset

@@ -1,0 +1,64 @@
+"""A camera that fails mid-game: reported on the screen, the game goes on by hand,
+and the camera is tried again until it works."""
+
+from pathlib import Path
+
+import numpy as np
+
+from companion.app.loop import RETRY_SECONDS, Camera, Loop
+from companion.app.session import Session, Settings
+from companion.controls.actions import Action, Press
+from companion.display.view import Phase
+from companion.journal import Journal
+from companion.sources.simulated import Lay, SimulatedTable
+from companion.vision.decode import make_decoder
+from companion.vision.pipeline import TableReader, TableWatcher
+from companion.vision.sim import Scene
+from companion.vision.stabilise import Stabiliser
+from tests.app.table_frames import LINEUP, RULESET
+from tests.app.test_loop_round import RecordingScreen
+from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
+
+
+def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path: Path) -> None:
+    board = layout()
+    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(3))
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), board, source=table)
+    now = [0.0]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), lambda: (None, None))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: now[0], camera)
+        try:
+            loop.post(Press(Action.CONFIRM))
+            loop.step()
+            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
+            assert screen.views[-1].phase is Phase.WAITING
+
+            table.lay(Lay(Scene(board, KIT), camera_off=True))
+            now[0] = 1.0
+            loop.step()
+            view = screen.views[-1]
+            assert view.camera is not None and not view.camera.working
+            assert "camera lost" in view.camera.status
+            assert "the game goes on by hand: press Fix" in view.camera.status
+            assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
+
+            loop.post(Press(Action.FIX))
+            loop.step()
+            assert screen.views[-1].phase is Phase.EDITING
+            loop.post(Press(Action.BACK))
+            loop.step()
+
+            table.lay(Lay(Scene(board, KIT)))
+            now[0] = 1.0 + RETRY_SECONDS / 2
+            loop.step()
+            assert screen.views[-1].camera is not None
+            assert not screen.views[-1].camera.working
+            now[0] = 1.0 + RETRY_SECONDS
+            loop.step()
+            assert camera.source is table
+            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
+        finally:
+            screen.close()

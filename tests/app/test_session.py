@@ -1,0 +1,236 @@
+"""The session's phases: setup, proposal, auto-confirm, clearing, undo, resume, winner."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.app.lineup import Lineup
+from companion.app.present import present
+from companion.app.session import ANIMATION_SECONDS, Session, Settings
+from companion.controls.actions import Action, Press
+from companion.display.view import Level, Phase
+from companion.journal import Journal
+from companion.rules import Reveal, find_ruleset
+from companion.vision.records import SlotContents, TableObservation, Vote
+
+LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
+ODYSSEY = find_ruleset("odyssey")
+SLOTS = tuple(range(1, 9))
+ROUND_1 = Reveal(
+    {1: "Ann", 2: "Ben", 3: "Cleo", 4: "Dan"}, {"Ben": (1,), "Cleo": (2,), "Dan": (1,)}
+)
+
+
+def observed(reveal: Reveal) -> TableObservation:
+    """The table a reveal leaves: owner tokens and dials in the players' colours."""
+    slots: dict[int, SlotContents] = {}
+    for slot, owner in reveal.cards.items():
+        slots[slot] = SlotContents((LINEUP.colour_of(owner),))
+    for voter, voted in reveal.votes.items():
+        for dial, slot in enumerate(voted, start=1):
+            contents = slots.get(slot, SlotContents())
+            vote = Vote(LINEUP.colour_of(voter), dial)
+            slots[slot] = SlotContents(contents.owners, (*contents.votes, vote), contents.trap)
+    return TableObservation(slots)
+
+
+EMPTY = TableObservation()
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "journal.sqlite") as j:
+        yield j
+
+
+def new_session(journal: Journal, auto_confirm: float | None = None) -> Session:
+    settings = Settings(SLOTS, auto_confirm=auto_confirm)
+    return Session(ODYSSEY, LINEUP, journal, settings, lambda: (b"frame", b"overlay"))
+
+
+def started(journal: Journal, auto_confirm: float | None = None) -> Session:
+    session = new_session(journal, auto_confirm)
+    session.press(Press(Action.CONFIRM), 0.0)
+    session.see(EMPTY, True, 0.0)
+    assert session.phase is Phase.WAITING
+    return session
+
+
+def test_an_owner_token_laid_alone_chooses_the_first_storyteller(journal: Journal) -> None:
+    session = new_session(journal)
+    session.see(TableObservation({5: SlotContents(("green",))}), False, 0.0)
+    assert session.phase is Phase.SETUP
+    session.see(TableObservation({5: SlotContents(("green",))}), True, 0.1)
+    assert session.phase is Phase.CLEARING
+    assert session.game.first_storyteller == "Cleo"
+    session.see(TableObservation({5: SlotContents(("green",))}), True, 0.2)
+    assert session.phase is Phase.CLEARING
+    session.see(EMPTY, True, 0.3)
+    assert session.phase is Phase.WAITING
+    assert present(session, 0.3, None).headline == "Round 1: Cleo tells"
+
+
+def test_next_and_a_touch_choose_the_first_storyteller_and_confirm_starts(journal: Journal) -> None:
+    session = new_session(journal)
+    session.press(Press(Action.NEXT), 0.0)
+    assert present(session, 0.0, None).setup.chosen == 1  # type: ignore[union-attr]
+    session.press(Press(Action.PICK, 3), 0.0)
+    session.press(Press(Action.CONFIRM), 0.0)
+    assert session.game.first_storyteller == "Dan"
+    assert journal.resume() is not None
+
+
+def test_a_legal_still_table_is_proposed_and_confirmed_into_the_journal(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), False, 1.0)
+    assert session.phase is Phase.WAITING
+    view = present(session, 1.0, None)
+    assert "hold still: the table is settling" in [n.text for n in view.notices]
+    session.see(observed(ROUND_1), True, 1.1)
+    assert session.phase is Phase.PROPOSAL
+    assert session.journal.rounds(session.game_id or 0) == ()
+    session.press(Press(Action.CONFIRM), 1.2)
+    assert session.phase is Phase.CLEARING
+    assert dict(session.game.totals) == {"Ann": 3, "Ben": 4, "Cleo": 0, "Dan": 3}
+    images = journal.images(session.game_id or 0, 1)
+    assert (images.frame, images.overlay) == (b"frame", b"overlay")
+
+
+def test_the_proposal_is_withdrawn_when_the_table_changes(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    assert session.phase is Phase.PROPOSAL
+    moved = Reveal(ROUND_1.cards, {**ROUND_1.votes, "Dan": (3,)})
+    session.see(observed(moved), False, 1.1)
+    assert session.phase is Phase.WAITING and session.proposal is None
+    session.press(Press(Action.CONFIRM), 1.2)
+    assert session.game.played == ()
+    session.see(observed(moved), True, 1.3)
+    assert session.proposal is not None and session.proposal.round.reveal == moved
+
+
+def test_auto_confirm_counts_down_then_commits(journal: Journal) -> None:
+    session = started(journal, auto_confirm=3.0)
+    session.see(observed(ROUND_1), True, 10.0)
+    session.tick(11.0)
+    assert session.countdown(11.0) == pytest.approx(2.0)
+    assert session.phase is Phase.PROPOSAL
+    session.tick(13.0)
+    assert session.phase is Phase.CLEARING
+    assert len(journal.rounds(session.game_id or 0)) == 1
+
+
+def test_the_rabbits_hop_to_their_new_totals(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    halfway = session.positions(1.0 + ANIMATION_SECONDS / 2)
+    assert 0 < halfway["Ben"] < 4
+    assert session.positions(1.0 + ANIMATION_SECONDS)["Ben"] == 4
+
+
+def test_the_next_round_starts_once_the_table_is_cleared(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    session.see(observed(ROUND_1), True, 5.0)
+    assert session.phase is Phase.CLEARING
+    notices = [n.text for n in present(session, 5.0, None).notices if n.level is Level.WAITING]
+    assert notices == ["seven tokens still on the table"]
+    session.see(EMPTY, True, 6.0)
+    assert session.phase is Phase.WAITING
+    assert session.game.storyteller == "Ben"
+
+
+def test_a_table_left_from_the_scored_round_is_never_scored_again(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    session.press(Press(Action.CONFIRM), 5.0)
+    session.see(observed(ROUND_1), True, 5.1)
+    assert session.phase is Phase.WAITING and session.proposal is None
+    texts = [n.text for n in present(session, 5.1, None).notices]
+    assert "the table still shows round 1, already scored: clear it" in texts
+
+
+def test_undo_takes_back_the_last_round_in_the_journal(journal: Journal) -> None:
+    session = started(journal)
+    session.press(Press(Action.UNDO), 0.5)
+    assert "there is no round to undo" in [n.text for n in present(session, 0.5, None).notices]
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    session.press(Press(Action.UNDO), 2.0)
+    assert session.game.played == ()
+    assert journal.rounds(session.game_id or 0) == ()
+    assert session.phase is Phase.WAITING
+
+
+def test_a_round_the_journal_cannot_save_is_not_counted(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    journal.close()
+    session.press(Press(Action.CONFIRM), 1.0)
+    assert session.game.played == ()
+    assert session.phase is Phase.PROPOSAL
+    assert any("NOT saved" in n.text for n in present(session, 1.0, None).notices)
+
+
+def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Path) -> None:
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = started(journal)
+        session.see(observed(ROUND_1), True, 1.0)
+        session.press(Press(Action.CONFIRM), 1.0)
+        totals = dict(session.game.totals)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        stored = journal.resume()
+        assert stored is not None
+        again = Session.resumed(stored, journal, Settings(SLOTS), lambda: (None, None))
+        assert again.phase is Phase.WAITING
+        assert dict(again.game.totals) == totals
+        assert again.lineup == LINEUP
+        assert again.game.storyteller == "Ben"
+
+
+def test_the_winner_screen_leads_to_a_new_game_or_back_by_undo(journal: Journal) -> None:
+    short = ODYSSEY.with_options({"target": 3})
+    session = Session(short, LINEUP, journal, Settings(SLOTS), lambda: (None, None))
+    session.press(Press(Action.CONFIRM), 0.0)
+    session.see(EMPTY, True, 0.0)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    assert session.phase is Phase.WINNER
+    winner = present(session, 9.0, None).winner
+    assert winner is not None and winner.winners == ("Ben",)
+    session.press(Press(Action.UNDO), 10.0)
+    assert session.phase is Phase.WAITING and session.game.played == ()
+    session.see(observed(ROUND_1), True, 11.0)
+    session.press(Press(Action.CONFIRM), 11.0)
+    session.press(Press(Action.CONFIRM), 12.0)
+    assert session.phase is Phase.SETUP
+
+
+def test_the_editor_opens_on_fix_refuses_an_illegal_round_and_closes_on_back(
+    journal: Journal,
+) -> None:
+    session = started(journal)
+    session.press(Press(Action.FIX), 1.0)
+    assert session.phase is Phase.EDITING
+    session.press(Press(Action.CONFIRM), 1.1)
+    assert session.phase is Phase.EDITING
+    assert session.game.played == ()
+    view = present(session, 1.1, None)
+    assert "Ann has not laid a card; one card expected" in [n.text for n in view.notices]
+    assert not {b.label: b for b in view.buttons}["Save"].enabled
+    session.press(Press(Action.BACK), 1.2)
+    assert session.phase is Phase.WAITING
+
+
+def test_a_round_entered_by_hand_is_committed_like_a_read_one(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), False, 1.0)
+    session.press(Press(Action.FIX), 1.0)
+    assert session.editor is not None and session.editor.reveal() == ROUND_1
+    session.press(Press(Action.CONFIRM), 1.1)
+    assert len(journal.rounds(session.game_id or 0)) == 1
+    assert session.phase is Phase.CLEARING
