@@ -7,12 +7,12 @@ It runs the headless demo (simulated table, simulated players, real reader,
 stabiliser, session, journal and screen) for N rounds (default 100) and prints:
 
 - per frame: the loop's whole step (reading, session, drawing the screen), the
-  reading inside the loop, and the bare `TableReader.read` on the same frames
-  measured afterwards in the same run, as medians with their spread (10th to 90th
-  percentile) and the ratio of the loop's reading to the bare reader's;
+  reading inside the loop, and the bare `TableReader.read` of every 4th frame read
+  again right after the loop's step with the same tokens to look for again, as
+  medians with their spread (10th to 90th percentile) and the ratio of the loop's
+  reading of those frames to the bare reader's;
 - the step's time left after reading: what the loop adds per frame (screen, status);
-- the process's resident memory after every 10th round (the bench keeps a sample of
-  24 pictures for the bare reader, which is in the figure from the first rounds on).
+- the process's resident memory after every 10th round.
 
 Frames that had to be drawn by the simulator (a new layout of the table) are left out
 of the step times: drawing them is the simulation's cost, not the loop's. Nothing
@@ -32,12 +32,11 @@ from companion.app.loop import Loop
 from companion.display.screen import DisplayMode
 from companion.journal import Journal
 from companion.rules import find_ruleset
-from companion.sources.base import Frame
 from companion.sources.simulated import SimulatedTable
 
-SAMPLE_FRAMES = 24
-"""Distinct pictures kept for timing the bare reader on (kept frames would otherwise
-be the memory the bench measures)."""
+PAIR_EVERY = 4
+"""Every 4th frame is read a second time by the bare reader, right after the loop's
+step, with the same tokens to look for again: a paired, same-run baseline."""
 
 
 def resident_mb() -> float:
@@ -61,14 +60,15 @@ def main() -> None:
 
     steps: list[float] = []
     readings: list[float] = []
-    frames: dict[int, Frame] = {}
+    bare: list[float] = []
+    paired: list[float] = []
     memory: list[tuple[int, float]] = []
-    loops: list[Loop] = []
 
     def timed_step(loop: Loop) -> None:
         camera = loop.camera
         table = camera.source if camera else None
         drawn = table.last if isinstance(table, SimulatedTable) else None
+        look = dict(camera.watcher.stabiliser.look_again()) if camera else {}
         started = time.perf_counter()
         loop.step()
         elapsed = (time.perf_counter() - started) * 1000
@@ -78,10 +78,11 @@ def main() -> None:
             return
         steps.append(elapsed)
         readings.append(camera.reading.elapsed_ms)
-        if len(frames) < SAMPLE_FRAMES:
-            frames.setdefault(id(camera.frame), camera.frame)
-        if not loops:
-            loops.append(loop)
+        if len(steps) % PAIR_EVERY == 0:
+            again = time.perf_counter()
+            camera.watcher.reader.read(camera.frame, look)
+            bare.append((time.perf_counter() - again) * 1000)
+            paired.append(camera.reading.elapsed_ms)
 
     def said(line: str) -> None:
         number = line.split()[1] if line.startswith("round ") else ""
@@ -102,20 +103,13 @@ def main() -> None:
             say=said,
             step=timed_step,
         )
-    reader = loops[0].camera.watcher.reader if loops and loops[0].camera else None
-    bare: list[float] = []
-    if reader is not None:
-        for frame in list(frames.values()) * 3:
-            started = time.perf_counter()
-            reader.read(frame)
-            bare.append((time.perf_counter() - started) * 1000)
-
     print(f"{args.rounds} rounds of Dixit Odyssey, {args.players} players, board {args.layout}")
-    print(f"frames timed: {len(steps)}; the bare reader timed on {len(frames)} of their pictures")
+    print(f"frames timed: {len(steps)}; read again by the bare reader: {len(bare)}")
     print(f"loop step, whole          {spread(steps)}")
     print(f"reading inside the loop   {spread(readings)}")
+    print(f"  the same, paired frames {spread(paired)}")
     print(f"bare reader, same frames  {spread(bare)}")
-    print(f"ratio loop reading / bare {statistics.median(readings) / statistics.median(bare):.2f}")
+    print(f"ratio loop reading / bare {statistics.median(paired) / statistics.median(bare):.2f}")
     added = [s - r for s, r in zip(steps, readings, strict=True)]
     print(f"step beyond reading       {spread(added)}")
     print("resident memory: " + ", ".join(f"round {n}: {mb:.0f} MB" for n, mb in memory))

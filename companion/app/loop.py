@@ -8,6 +8,7 @@ Nothing here scores or decides: the session does, and this module only carries.
 """
 
 import queue
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,6 +35,9 @@ JOURNAL_FRAME_QUALITY = 85
 """JPEG quality of the frame kept with each round."""
 JOURNAL_OVERLAY_WIDTH = 1280
 """Width of the annotated picture kept with each round."""
+
+STEPS_PER_SECOND = 30
+"""The most turns of the loop a second: smooth rabbits, and an idle processor."""
 
 Clock = Callable[[], float]
 """Seconds since the loop started."""
@@ -90,6 +94,10 @@ class Loop:
         self.quit = False
         session.pictures = self._pictures
 
+    def stop(self) -> None:
+        """End the loop after the current step (a service being stopped)."""
+        self.quit = True
+
     def post(self, press: Press) -> None:
         """Hand a press to the loop; safe from any thread (the buttons' callbacks)."""
         self.posted.put(press)
@@ -117,9 +125,13 @@ class Loop:
             self.strip.show(spots, now)
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
-        """Step until a player quits (or `until` says so)."""
+        """Step until a player quits (or `until` says so), at most `STEPS_PER_SECOND`
+        times a second: a camera paces the loop by itself, but without one (a game by
+        hand, a failed camera) the loop would spin."""
         while not self.quit and not (until is not None and until()):
+            started = time.monotonic()
             self.step()
+            time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
 
     def _presses(self) -> list[Press]:
         presses = self.screen.presses()

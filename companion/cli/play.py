@@ -7,12 +7,16 @@ by keys and touches. Which backend drives each is chosen here and nowhere else.
 """
 
 import argparse
+import signal
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
+
+from gpiozero import PinFactoryFallback
 
 from companion.app.lineup import Lineup
 from companion.app.loop import Camera, Loop
@@ -95,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             loop = _loop(args, journal, stack)
             if recovered:
                 loop.session.say(recovered, 0.0)
+            signal.signal(signal.SIGTERM, lambda *_: loop.stop())
             loop.run()
     except CompanionError as err:
         return fail("play", err)
@@ -187,9 +192,12 @@ def _pins(text: str, count: int, option: str) -> list[int]:
 
 
 def _optional(make: Callable[[], T], what: str) -> T | None:
-    """A GPIO part, or None with a note when this machine has no GPIO for it."""
+    """A GPIO part, or None with a note when this machine has no GPIO for it (the
+    note says it all, so gpiozero's warnings about each library it tried are hushed)."""
     try:
-        return make()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            return make()
     except HardwareError as err:
         print(f"companion play: no {what}: {err}", file=sys.stderr, flush=True)
         return None

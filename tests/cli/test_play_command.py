@@ -1,0 +1,72 @@
+"""`companion play`: starting, stopping as a service is stopped, resuming, bad options."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser, main
+from companion.cli.play import _loop
+from companion.journal import Journal
+from companion.rules import Game, Reveal, find_ruleset
+
+ROUND_1 = Reveal({1: "Ann", 2: "Ben", 3: "Cleo", 4: "Ben", 5: "Cleo"}, {"Ben": (1,), "Cleo": (1,)})
+
+
+def test_play_runs_until_stopped_and_exits_cleanly(tmp_path: Path) -> None:
+    journal = tmp_path / "state" / "journal.sqlite"
+    command = [sys.executable, "-m", "companion", "play", "--source", "none", "--display"]
+    command += ["headless", "--players", "Ann=red", "Ben=blue", "Cleo=green", "--journal"]
+    command += [str(journal), "--no-buttons", "--no-light"]
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ})
+    deadline = time.monotonic() + 30
+    while not journal.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    child.send_signal(signal.SIGTERM)
+    _, errors = child.communicate(timeout=30)
+    assert child.returncode == 0, errors
+    assert journal.exists()
+
+
+def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    game = Game.start(find_ruleset("odyssey"), ("Ann", "Ben", "Cleo"), "Ann")
+    with Journal(path) as journal:
+        game_id = journal.start_game(game, {"Ann": "red", "Ben": "blue", "Cleo": "green"})
+        journal.commit_round(game_id, game.play(ROUND_1))
+    args = build_parser().parse_args(
+        ["play", "--source", "none", "--display", "headless", "--journal", str(path)]
+    )
+    with Journal(path) as journal, ExitStack() as stack:
+        loop = _loop(args, journal, stack)
+        assert loop.session.game_id == game_id
+        assert loop.session.game.round_number == 2
+        assert loop.session.lineup.colours == ("red", "blue", "green")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--players", "Ann=red", "Bob=red"], "red appears more than once in the lineup"),
+        (["--players", "Ann=mauve", "Bob"], "'mauve' is not a kit colour"),
+        (["--players", "3", "--source", "picamera"], "--calibration is needed"),
+        (["--players", "3", "--option", "target=lots"], "must be a whole number or null"),
+        (["--players", "3", "--buttons", "17,27"], "give 3 BCM pin numbers"),
+        ([], "say who plays"),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    base = ["play", "--display", "headless", "--journal", str(tmp_path / "j.sqlite")]
+    base += [] if "--source" in arguments else ["--source", "none"]
+    assert main([*base, *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("companion play: ") and message in error
+    assert error.count("\n") == 1
