@@ -45,9 +45,7 @@ def main() -> None:
                 if found:
                     shutil.copy(shots / found[len(found) // 2], OUT / target)
             stored = journal.load(result.game_id)
-            session = Session.resumed(
-                stored, journal, Settings(tuple(range(1, 13))), lambda: (None, None)
-            )
+            session = Session.resumed(stored, journal, Settings(tuple(range(1, 13))))
             screen = Screen(mode=DisplayMode.HEADLESS)
             try:
                 session.press(Press(Action.FIX), 0.0)

@@ -9,6 +9,7 @@ the machine reads frames and its screens are the same on every run of one seed.
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,11 +23,11 @@ from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import Phase
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import MODULES_ACROSS
-from companion.rules import Ruleset
+from companion.rules import Ruleset, Seating
 from companion.sources.simulated import SimulatedTable
 from companion.vision.calibration import calibrate
 from companion.vision.decode import make_decoder
@@ -51,6 +52,8 @@ FRAME_SECONDS = 0.1
 """Simulated time per frame: a camera at 10 frames a second."""
 STUCK_FRAMES = 600
 """Frames without a round scored after which the demo gives up (a bug, not a table)."""
+TIMINGS_KEPT = 1000
+"""Frames whose reading time the median is taken over (the latest)."""
 WINNER_FRAMES = 20
 """Frames the winner screen stays up before the demo ends."""
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lea")
@@ -77,7 +80,7 @@ class DemoResult:
     frames: int
     """Frames read."""
     reading_ms: float
-    """Median time to read one frame."""
+    """Median time to read one frame, over the last `TIMINGS_KEPT` frames."""
 
 
 class SimClock:
@@ -95,12 +98,13 @@ def demo_pose(layout: Layout) -> CameraPose:
     still shows its tokens sharply enough."""
     width_mm, height_mm = layout.board_mm
     half = math.tan(math.radians(CameraPose.hfov_deg) / 2)
+    poses = []
     for frame in FRAME_SIZES:
         seen_mm = max(width_mm, height_mm * frame[0] / frame[1]) * MARGIN
         px_per_module = frame[0] / seen_mm * layout.token_size_mm / MODULES_ACROSS
-        if px_per_module >= PX_PER_MODULE or frame == FRAME_SIZES[-1]:
-            return CameraPose(height_mm=seen_mm / 2 / half, tilt_deg=TILT_DEG, frame_px=frame)
-    raise AssertionError("FRAME_SIZES is empty")
+        pose = CameraPose(height_mm=seen_mm / 2 / half, tilt_deg=TILT_DEG, frame_px=frame)
+        poses.append((px_per_module >= PX_PER_MODULE, pose))
+    return next((pose for sharp, pose in poses if sharp), poses[-1][1])
 
 
 def run_demo(
@@ -123,18 +127,22 @@ def run_demo(
     there is one. `step` runs one turn of the loop (a benchmark times it)."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
+    most = max(len(ruleset.scoring.layers(Seating(NAMES[:players]), n)) for n in NAMES[:players])
+    if most > len(layout.slots):
+        raise LayoutError(
+            f"{ruleset.name} with {players} players lays {most} cards a round; "
+            f"the board {layout.name} has {len(layout.slots)} slots"
+        )
     table = SimulatedTable(Scene(layout, KIT), demo_pose(layout), CONDITIONS, rng)
     calibration = calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
     reader = TableReader(calibration, layout, make_decoder())
     settings = Settings(tuple(s.slot for s in layout.slots), auto_confirm=auto_confirm)
     stored = journal.resume() if resume else None
     if stored is not None:
-        session = Session.resumed(stored, journal, settings, lambda: (None, None))
+        session = Session.resumed(stored, journal, settings)
         ruleset, players = session.ruleset, len(session.lineup.names)
     else:
-        session = Session(
-            ruleset, Lineup.parse(NAMES[:players]), journal, settings, lambda: (None, None)
-        )
+        session = Session(ruleset, Lineup.parse(NAMES[:players]), journal, settings)
     lineup = session.lineup
     clock = SimClock()
     camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, source=table)
@@ -148,7 +156,7 @@ def run_demo(
     phase: Phase | None = None
     problem_shown = False
     shown_winner = 0
-    timings: list[float] = []
+    timings: deque[float] = deque(maxlen=TIMINGS_KEPT)
     try:
         while shown_winner < WINNER_FRAMES and not loop.quit:
             if rounds is not None and len(session.game.played) - played_before >= rounds:

@@ -7,6 +7,7 @@ once the round is scored. They watch the screen (the session's phase) and nothin
 else; what they laid is kept as the truth the companion's reading is checked against.
 """
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -24,6 +25,8 @@ SETTLING = 6
 """Frames each stage of laying out lasts before the next hand comes."""
 MISTAKE_FRAMES = 12
 """Frames a misplaced dial lies before its player notices the screen and moves it."""
+SPOT_TRIES = 200
+"""Random places tried for a dial put down between the cards."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,6 @@ class Stage:
     """What lies on the table."""
     frames: int
     """How long it lasts; the last stage lasts until the companion moves on."""
-    mistake: bool = False
-    """Whether a dial lies on its own player's card in this stage."""
 
 
 class DemoPlayers:
@@ -124,19 +125,22 @@ class DemoPlayers:
             Stage(Lay(replace(full, tokens=owners + half), hands=1), 2),
             Stage(Lay(replace(full, tokens=owners + half)), SETTLING),
         ]
-        wrong = self._own_card_vote(full, session)
-        if wrong is not None and self.rng.random() < self.mistakes:
-            self.mistakes_made += 1
-            stages.append(Stage(Lay(wrong, hands=1), 2, mistake=True))
-            stages.append(Stage(Lay(wrong), MISTAKE_FRAMES, mistake=True))
-            stages.append(Stage(Lay(full, hands=1), 2))
+        if self.rng.random() < self.mistakes:
+            wrong = self._own_card_vote(full, session) or self._dial_off_the_cards(full)
+            if wrong is not None:
+                self.mistakes_made += 1
+                stages.append(Stage(Lay(wrong, hands=1), 2))
+                stages.append(Stage(Lay(wrong), MISTAKE_FRAMES))
+                stages.append(Stage(Lay(full, hands=1), 2))
         stages.append(Stage(Lay(full), 1))
         return tuple(stages)
 
     def _own_card_vote(self, full: Scene, session: Session) -> Scene | None:
         """The full table, but with one voter's dial on their own card, when the rules
-        forbid that and some voter has a card of their own."""
-        if full.reveal is None or session.game.ruleset.scoring.own_card_votes:
+        forbid that and some voter has a card of their own (half the time: the other
+        half, the dial goes astray instead)."""
+        scoring = session.game.ruleset.scoring
+        if full.reveal is None or scoring.own_card_votes or self.rng.random() < 0.5:
             return None
         reveal = full.reveal
         for i, placement in enumerate(full.tokens):
@@ -153,4 +157,28 @@ class DemoPlayers:
             tokens = list(full.tokens)
             tokens[i] = replace(placement, center_mm=spot, angle_deg=0.0)
             return replace(full, tokens=tuple(tokens))
+        return None
+
+    def _dial_off_the_cards(self, full: Scene) -> Scene | None:
+        """The full table, but with one vote dial put down between the cards, clear of
+        every card area and board tag."""
+        votes = [i for i, p in enumerate(full.tokens) if p.tag.role is Role.VOTE]
+        if not votes:
+            return None
+        size = self.layout.token_size_mm
+        width, height = self.layout.board_mm
+        taken = [p.center_mm for p in full.tokens] + list(self.layout.anchors().values())
+        for _ in range(SPOT_TRIES):
+            spot = (
+                float(self.rng.uniform(size, width - size)),
+                float(self.rng.uniform(size, height - size)),
+            )
+            corners = [(spot[0] + dx, spot[1] + dy) for dx in (-size, size) for dy in (-size, size)]
+            if any(self.layout.slot_at(c) is not None for c in (spot, *corners)):
+                continue
+            if all(math.dist(spot, other) > 2 * size for other in taken):
+                i = votes[int(self.rng.integers(len(votes)))]
+                tokens = list(full.tokens)
+                tokens[i] = replace(tokens[i], center_mm=spot, angle_deg=0.0)
+                return replace(full, tokens=tuple(tokens))
         return None

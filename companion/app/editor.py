@@ -7,6 +7,7 @@ every key press gives a new editor, and the rules engine judges what it holds.
 """
 
 import enum
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -97,6 +98,11 @@ class RoundEditor:
 
     def problems(self) -> tuple[str, ...]:
         """Everything that stops the round being scored, in words."""
+        return self._problems
+
+    @functools.cached_property
+    def _problems(self) -> tuple[str, ...]:
+        """The problems, judged once per editor value (the screen asks every frame)."""
         taken: dict[int, list[str]] = {}
         for r in self._filled(RowKind.CARD):
             if r.value is not None and r.player is not None:

@@ -7,6 +7,7 @@ on the screen and tried again every few seconds while the game goes on by hand.
 Nothing here scores or decides: the session does, and this module only carries.
 """
 
+import contextlib
 import queue
 import time
 from collections.abc import Callable
@@ -19,14 +20,19 @@ from companion.controls.actions import Action, Press
 from companion.controls.light import Status, StatusLight
 from companion.controls.strip import TrackStrip
 from companion.display.screen import Screen
-from companion.display.view import CameraView, Level, Phase
-from companion.errors import CameraLostError, CameraUnavailableError, SourceEndedError
+from companion.display.view import CameraView, Level, Phase, ScreenView
+from companion.errors import CompanionError, HardwareError, SourceEndedError
+from companion.journal import RoundImages
 from companion.kit.layouts import Layout
+from companion.rules import RoundScore
 from companion.sources.base import Frame, FrameSource
 from companion.vision.pipeline import FrameReading, TableWatcher
 
 RETRY_SECONDS = 3.0
 """How often a failed camera is opened again."""
+FAILURES_IN_A_ROW = 3
+"""Failed frames in a row after which the camera counts as lost (one bad frame, a
+replayed file that will not decode, is skipped)."""
 THUMBNAIL_WIDTH = 480
 """Width of the camera picture on the screen, in pixels."""
 THUMBNAIL_SECONDS = 0.25
@@ -69,6 +75,10 @@ class Camera:
     """When it was made."""
     frames: int = 0
     """Frames read since the start."""
+    failures: int = 0
+    """Failed frames in a row."""
+    proposed: tuple[RoundScore, Frame, FrameReading | None] | None = None
+    """The proposal with the frame it settled on, kept for the journal."""
 
 
 class Loop:
@@ -103,26 +113,46 @@ class Loop:
         self.posted.put(press)
 
     def step(self) -> None:
-        """One turn of the loop: presses, a frame, the session, the screen."""
+        """One turn of the loop: presses, a frame, the session, the screen.
+
+        Nothing that goes wrong at the table may end the game: an error from the
+        session's work is shown on the screen, and a light or strip that fails is
+        switched off with a message.
+        """
         now = self.clock()
         session = self.session
-        for press in self._presses():
-            if press.action is Action.QUIT:
-                self.quit = True
-                return
-            session.press(press, now)
-        self._look(now)
-        session.tick(now)
+        try:
+            for press in self._presses():
+                if press.action is Action.QUIT:
+                    self.quit = True
+                    return
+                session.press(press, now)
+            self._look(now)
+            session.tick(now)
+        except CompanionError as error:
+            session.say(f"something went wrong: {error}", now)
         view = present(session, now, self._camera_view(now))
         self.screen.show(view)
+        self._show_lights(view, now)
+
+    def _show_lights(self, view: ScreenView, now: float) -> None:
+        """The status light and the strip, each left out for good once it fails."""
+        session = self.session
         if self.light is not None:
-            self.light.show(
-                _status(view.phase, any(n.level is Level.PROBLEM for n in view.notices))
-            )
+            problem = any(n.level is Level.PROBLEM for n in view.notices)
+            try:
+                self.light.show(_status(view.phase, problem))
+            except (HardwareError, OSError) as error:
+                self.light = None
+                session.say(f"status light switched off: {error}", now)
         if self.strip is not None:
             positions = session.positions(now)
             spots = [(positions[s], scorer_colours(session, s)) for s in positions]
-            self.strip.show(spots, now)
+            try:
+                self.strip.show(spots, now)
+            except (HardwareError, OSError) as error:
+                self.strip = None
+                session.say(f"LED strip switched off: {error}", now)
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Step until a player quits (or `until` says so), at most `STEPS_PER_SECOND`
@@ -150,32 +180,41 @@ class Loop:
                 return
             try:
                 camera.source = camera.open_source()
-            except CameraUnavailableError as error:
+            except CompanionError as error:
                 self._failed(camera, f"camera not available: {error}", now)
                 return
             camera.problem = ""
-        source = camera.source
         try:
-            frame = source.read()
+            frame = camera.source.read()
         except SourceEndedError:
             self._failed(camera, "the replay has no more frames", now, retry=False)
             return
-        except (CameraLostError, OSError) as error:
-            self._failed(camera, f"camera lost: {error}", now)
+        except (HardwareError, OSError) as error:
+            camera.failures += 1
+            if camera.failures >= FAILURES_IN_A_ROW:
+                self._failed(camera, f"camera lost: {error}", now)
             return
+        camera.failures = 0
         reading, settled = camera.watcher.push(frame)
         camera.frame, camera.reading = frame, reading
         camera.frames += 1
         self.session.see(settled.observation, settled.steady, now)
+        proposal = self.session.proposal
+        if proposal is not None and (camera.proposed is None or camera.proposed[0] is not proposal):
+            camera.proposed = (proposal, frame, reading)
 
     def _failed(self, camera: Camera, problem: str, now: float, retry: bool = True) -> None:
+        """Let the source go, say why, and forget what it showed."""
         if camera.source is not None:
-            camera.source.close()
+            with contextlib.suppress(HardwareError, OSError):
+                camera.source.close()
             camera.source = None
         camera.problem = problem
+        camera.failures = 0
         camera.retry_at = now + RETRY_SECONDS if retry else float("inf")
-        camera.frame = camera.reading = None
+        camera.frame = camera.reading = camera.thumbnail = None
         camera.watcher.stabiliser.clear()
+        self.session.lose_table()
 
     def _camera_view(self, now: float) -> CameraView | None:
         camera = self.camera
@@ -194,14 +233,23 @@ class Loop:
             camera.thumbnail_at = now
         return camera.thumbnail
 
-    def _pictures(self) -> tuple[bytes | None, bytes | None]:
-        """The frame and annotated picture of the round about to be committed."""
+    def _pictures(self) -> RoundImages:
+        """The frame and annotated picture of the round about to be committed: those
+        its proposal settled on, else the latest (a round entered by hand)."""
         camera = self.camera
-        if camera is None or camera.frame is None:
-            return None, None
-        frame = encode_jpeg(camera.frame, JOURNAL_FRAME_QUALITY)
-        overlay = annotate(camera.frame, camera.reading, camera.layout, JOURNAL_OVERLAY_WIDTH)
-        return frame, encode_jpeg(overlay, JOURNAL_FRAME_QUALITY)
+        if camera is None:
+            return RoundImages(None, None)
+        proposed = camera.proposed
+        if proposed is not None and proposed[0] is self.session.proposal:
+            _, frame, reading = proposed
+        elif camera.frame is not None:
+            frame, reading = camera.frame, camera.reading
+        else:
+            return RoundImages(None, None)
+        overlay = annotate(frame, reading, camera.layout, JOURNAL_OVERLAY_WIDTH)
+        return RoundImages(
+            encode_jpeg(frame, JOURNAL_FRAME_QUALITY), encode_jpeg(overlay, JOURNAL_FRAME_QUALITY)
+        )
 
 
 def _status(phase: Phase, problem: bool) -> Status:

@@ -48,7 +48,7 @@ def present(session: Session, now: float, camera: CameraView | None) -> ScreenVi
         countdown=session.countdown(now),
         footer=_footer(session),
         editor=_editor(session, editor) if editor is not None else None,
-        setup=_setup(session) if session.phase is Phase.SETUP else None,
+        setup=_setup(session, now) if session.phase is Phase.SETUP else None,
         winner=_winner(session) if session.phase is Phase.WINNER else None,
         target=game.ruleset.target,
     )
@@ -146,9 +146,8 @@ def _notices(session: Session, now: float) -> tuple[Notice, ...]:
         return tuple(notices)
     if session.phase is Phase.SETUP:
         return tuple(notices)
-    played = session.game.played
-    if played and report.reveal == played[-1].score.round.reveal and report.tokens:
-        number = len(played)
+    if session.already_scored():
+        number = len(session.game.played)
         notices.append(
             Notice(f"the table still shows round {number}, already scored: clear it", Level.WAITING)
         )
@@ -255,7 +254,7 @@ def _row_value(editor: RoundEditor, row: Row) -> str:
     return "none" if row.value is None else f"slot {row.value}"
 
 
-def _setup(session: Session) -> SetupView:
+def _setup(session: Session, now: float) -> SetupView:
     rules = session.ruleset
     terms = []
     if rules.target is not None:
@@ -267,7 +266,9 @@ def _setup(session: Session) -> SetupView:
         ruleset=f"{rules.title}, {' or '.join(terms) or 'until the deck runs out'}",
         players=tuple((name, lineup.rgb_of(name)) for name in lineup.names),
         chosen=session.chosen,
-        hint="Press Next or touch a name, then Start; or lay your owner token on a card",
+        hint=session.message
+        if session.message and now < session.message_until
+        else "Press Next or touch a name, then Start; or lay your owner token on a card",
     )
 
 

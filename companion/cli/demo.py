@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.demo import LAYOUT, run_demo
+from companion.app.session import check_auto_confirm
 from companion.cli.each import fail
 from companion.display.screen import DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             list(RULESETS.values()) if args.ruleset == "all" else [find_ruleset(args.ruleset)]
         )
         counts = [_players(r, args.players) for r in rulesets]
+        check_auto_confirm(args.auto_confirm)
         mode = choose_mode("headless" if args.headless else args.display)
         if mode is DisplayMode.HEADLESS and args.out is None:
             args.out = HEADLESS_OUT

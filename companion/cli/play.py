@@ -20,13 +20,13 @@ from gpiozero import PinFactoryFallback
 
 from companion.app.lineup import Lineup
 from companion.app.loop import Camera, Loop
-from companion.app.session import Session, Settings
+from companion.app.session import Session, Settings, check_auto_confirm
 from companion.cli.each import fail
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.controls.light import LightPins, StatusLight
 from companion.controls.strip import TrackStrip, make_strip
 from companion.display.screen import Screen, choose_mode
-from companion.errors import CompanionError, HardwareError, SettingError
+from companion.errors import CameraUnavailableError, CompanionError, HardwareError, SettingError
 from companion.journal import Journal, default_journal_path
 from companion.kit.layouts import load_layout
 from companion.rules import RULESETS, Ruleset, find_ruleset
@@ -110,14 +110,19 @@ def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
     """The loop with every part the options ask for."""
     camera = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
-    settings = Settings(slots, auto_confirm=args.auto_confirm)
+    settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
     stored = None if args.new_game else journal.resume()
     if stored is not None:
-        session = Session.resumed(stored, journal, settings, lambda: (None, None))
+        session = Session.resumed(stored, journal, settings)
+        if args.players or args.option:
+            print(
+                f"companion play: going on with game {stored.id} as it was set up; "
+                "--new-game starts a new one with these players and options",
+                file=sys.stderr,
+                flush=True,
+            )
     else:
-        session = Session(
-            _ruleset(args), _lineup(args.players), journal, settings, lambda: (None, None)
-        )
+        session = Session(_ruleset(args), _lineup(args.players), journal, settings)
     screen = stack.enter_context(_closing(Screen(mode=choose_mode(args.display))))
     start = time.monotonic()
     loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera)
@@ -154,6 +159,10 @@ def _camera(args: argparse.Namespace) -> Camera | None:
     reader = TableReader(calibration, layout, make_decoder(args.decoder))
     spec = args.source
     camera = Camera(lambda: open_source(spec), TableWatcher(reader, Stabiliser()), layout)
+    try:
+        camera.source = open_source(spec)
+    except CameraUnavailableError as err:
+        camera.problem = f"camera not available: {err}"
     return camera
 
 

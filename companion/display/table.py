@@ -6,7 +6,8 @@ With more than `MERGE_ABOVE` scorers the scoreboard and the points become one
 table (totals beside the points) so that twelve rows can be drawn large. While a
 proposal waits, or the table is merged, the points keep their column and the
 notices go under the camera (or above the points when there is no camera);
-otherwise the notices come first, with the last round's points below them. Parts
+otherwise the notices come first, with the last round's points below them where
+they still fit at a legible size. Parts
 with nothing to show give their room to the others, and the notices take only the
 height they need.
 """
@@ -23,6 +24,9 @@ MOST_NOTICES_ABOVE_POINTS = 0.4
 """Of the middle column, the most the notices take above a proposal's points."""
 MOST_NOTICES_ABOVE_LAST_ROUND = 0.62
 """Of the middle column, the most the notices take above the last round's points."""
+LEGIBLE_ROW = 22
+"""The least height of a row of points (and of the title) that reads across a table:
+the last round's points give way to the notices rather than be drawn smaller."""
 MOST_NOTICES_UNDER_CAMERA = 0.55
 """Of the camera column, the most the notices take under the picture."""
 
@@ -69,7 +73,12 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
     if waiting_notices:
         most = MOST_NOTICES_ABOVE_POINTS if view.proposal else MOST_NOTICES_ABOVE_LAST_ROUND
         wanted = notices.needed_height(waiting_notices, area.width, s)
-        top, area = layout.split_top(area, min(wanted, round(area.height * most)), gap)
+        above = min(wanted, round(area.height * most))
+        legible = s(LEGIBLE_ROW) * (len(points.lines) + 2)
+        if view.proposal is None and area.height - above - gap < legible:
+            notices.draw(surface, area, waiting_notices, s)
+            return
+        top, area = layout.split_top(area, above, gap)
         notices.draw(surface, top, waiting_notices, s)
     edge = GOLD if view.proposal is not None and view.phase is Phase.PROPOSAL else None
     breakdown.draw(surface, area, points, s, edge, view.rabbits if merged else ())

@@ -5,11 +5,14 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.app.loop import RETRY_SECONDS, Camera, Loop
+from companion.app.loop import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Loop
 from companion.app.session import Session, Settings
 from companion.controls.actions import Action, Press
+from companion.controls.light import Status, StatusLight
 from companion.display.view import Phase
+from companion.errors import CameraLostError, HardwareUnavailableError
 from companion.journal import Journal
+from companion.sources.base import Frame, FrameSource
 from companion.sources.simulated import Lay, SimulatedTable
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
@@ -27,7 +30,7 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
     camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), board, source=table)
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), lambda: (None, None))
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
         screen = RecordingScreen()
         loop = Loop(session, screen, lambda: now[0], camera)
         try:
@@ -38,6 +41,9 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
 
             table.lay(Lay(Scene(board, KIT), camera_off=True))
             now[0] = 1.0
+            for _ in range(FAILURES_IN_A_ROW - 1):
+                loop.step()
+                assert camera.source is table, "one failed frame is skipped, not a lost camera"
             loop.step()
             view = screen.views[-1]
             assert view.camera is not None and not view.camera.working
@@ -60,5 +66,44 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
             loop.step()
             assert camera.source is table
             assert screen.views[-1].camera is not None and screen.views[-1].camera.working
+        finally:
+            screen.close()
+
+
+class BrokenSource(FrameSource):
+    """A camera whose every read fails and which cannot even be closed cleanly."""
+
+    def read(self) -> Frame:
+        raise CameraLostError("the camera did not answer")
+
+    def close(self) -> None:
+        raise CameraLostError("the camera did not stop cleanly")
+
+
+class BrokenLight(StatusLight):
+    """A status light whose GPIO write fails."""
+
+    def __init__(self) -> None:
+        pass
+
+    def show(self, status: Status) -> None:
+        raise HardwareUnavailableError("GPIO5 could not be written")
+
+
+def test_failing_hardware_never_ends_the_game(tmp_path: Path) -> None:
+    board = layout()
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(BrokenSource, TableWatcher(reader, Stabiliser()), board)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: 0.0, camera, light=BrokenLight())
+        try:
+            for _ in range(FAILURES_IN_A_ROW + 1):
+                loop.step()
+            view = screen.views[-1]
+            assert view.camera is not None and not view.camera.working
+            assert loop.light is None
+            assert session.message.startswith("status light switched off: GPIO5")
         finally:
             screen.close()

@@ -59,7 +59,7 @@ class Table:
         board = layout()
         reader = TableReader(calibration(), board, make_decoder())
         settings = Settings(tuple(s.slot for s in board.slots))
-        session = Session(RULESET, LINEUP, self.journal, settings, lambda: (None, None))
+        session = Session(RULESET, LINEUP, self.journal, settings)
         self.now = 0.0
         self.screen = RecordingScreen()
         camera = Camera(

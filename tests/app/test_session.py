@@ -10,7 +10,7 @@ from companion.app.present import present
 from companion.app.session import ANIMATION_SECONDS, Session, Settings
 from companion.controls.actions import Action, Press
 from companion.display.view import Level, Phase
-from companion.journal import Journal
+from companion.journal import Journal, RoundImages
 from companion.rules import Reveal, find_ruleset
 from companion.vision.records import SlotContents, TableObservation, Vote
 
@@ -46,7 +46,7 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 def new_session(journal: Journal, auto_confirm: float | None = None) -> Session:
     settings = Settings(SLOTS, auto_confirm=auto_confirm)
-    return Session(ODYSSEY, LINEUP, journal, settings, lambda: (b"frame", b"overlay"))
+    return Session(ODYSSEY, LINEUP, journal, settings, lambda: RoundImages(b"frame", b"overlay"))
 
 
 def started(journal: Journal, auto_confirm: float | None = None) -> Session:
@@ -59,6 +59,7 @@ def started(journal: Journal, auto_confirm: float | None = None) -> Session:
 
 def test_an_owner_token_laid_alone_chooses_the_first_storyteller(journal: Journal) -> None:
     session = new_session(journal)
+    session.see(EMPTY, True, 0.0)
     session.see(TableObservation({5: SlotContents(("green",))}), False, 0.0)
     assert session.phase is Phase.SETUP
     session.see(TableObservation({5: SlotContents(("green",))}), True, 0.1)
@@ -167,13 +168,14 @@ def test_undo_takes_back_the_last_round_in_the_journal(journal: Journal) -> None
 
 
 def test_a_round_the_journal_cannot_save_is_not_counted(journal: Journal) -> None:
-    session = started(journal)
+    session = started(journal, auto_confirm=1.0)
     session.see(observed(ROUND_1), True, 1.0)
     journal.close()
-    session.press(Press(Action.CONFIRM), 1.0)
+    session.tick(2.0)
     assert session.game.played == ()
     assert session.phase is Phase.PROPOSAL
-    assert any("NOT saved" in n.text for n in present(session, 1.0, None).notices)
+    assert any("NOT saved" in n.text for n in present(session, 2.0, None).notices)
+    assert session.countdown(3.0) is None
 
 
 def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Path) -> None:
@@ -185,7 +187,7 @@ def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Pa
     with Journal(tmp_path / "journal.sqlite") as journal:
         stored = journal.resume()
         assert stored is not None
-        again = Session.resumed(stored, journal, Settings(SLOTS), lambda: (None, None))
+        again = Session.resumed(stored, journal, Settings(SLOTS))
         assert again.phase is Phase.WAITING
         assert dict(again.game.totals) == totals
         assert again.lineup == LINEUP
@@ -194,7 +196,7 @@ def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Pa
 
 def test_the_winner_screen_leads_to_a_new_game_or_back_by_undo(journal: Journal) -> None:
     short = ODYSSEY.with_options({"target": 3})
-    session = Session(short, LINEUP, journal, Settings(SLOTS), lambda: (None, None))
+    session = Session(short, LINEUP, journal, Settings(SLOTS))
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(EMPTY, True, 0.0)
     session.see(observed(ROUND_1), True, 1.0)
@@ -206,7 +208,9 @@ def test_the_winner_screen_leads_to_a_new_game_or_back_by_undo(journal: Journal)
     assert session.phase is Phase.WAITING and session.game.played == ()
     session.see(observed(ROUND_1), True, 11.0)
     session.press(Press(Action.CONFIRM), 11.0)
-    session.press(Press(Action.CONFIRM), 12.0)
+    session.press(Press(Action.CONFIRM), 11.1)
+    assert session.phase is Phase.WINNER, "a bounced Confirm keeps the standings up"
+    session.press(Press(Action.CONFIRM), 14.0)
     assert session.phase is Phase.SETUP
 
 
@@ -234,3 +238,69 @@ def test_a_round_entered_by_hand_is_committed_like_a_read_one(journal: Journal) 
     session.press(Press(Action.CONFIRM), 1.1)
     assert len(journal.rounds(session.game_id or 0)) == 1
     assert session.phase is Phase.CLEARING
+
+
+def test_a_token_left_from_the_last_game_does_not_choose_the_storyteller(journal: Journal) -> None:
+    session = new_session(journal)
+    session.see(TableObservation({5: SlotContents(("green",))}), True, 0.0)
+    assert session.phase is Phase.SETUP
+
+
+def test_moving_on_after_a_start_reads_the_table_for_the_new_game(journal: Journal) -> None:
+    session = new_session(journal)
+    session.see(observed(ROUND_1), True, 0.0)
+    session.press(Press(Action.NEXT), 0.1)
+    session.press(Press(Action.CONFIRM), 0.2)
+    session.press(Press(Action.CONFIRM), 0.3)
+    assert session.phase is Phase.WAITING
+    assert session.game.storyteller == "Ben"
+    assert session.proposal is None
+
+
+def test_undo_makes_the_same_table_wait_for_a_press(journal: Journal) -> None:
+    session = started(journal, auto_confirm=2.0)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    session.press(Press(Action.UNDO), 2.0)
+    session.see(observed(ROUND_1), True, 3.0)
+    assert session.phase is Phase.PROPOSAL
+    assert session.countdown(3.0) is None
+    session.tick(30.0)
+    assert session.game.played == ()
+    session.press(Press(Action.CONFIRM), 31.0)
+    assert len(session.game.played) == 1
+
+
+def test_a_correction_while_clearing_goes_back_to_clearing(journal: Journal) -> None:
+    session = started(journal, auto_confirm=1.0)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.tick(2.0)
+    assert session.phase is Phase.CLEARING
+    session.press(Press(Action.FIX), 3.0)
+    session.press(Press(Action.PICK, 0), 3.0)
+    session.press(Press(Action.LEFT), 3.0)
+    assert session.editor is not None and session.editor.past
+    dan = next(
+        i for i, r in enumerate(session.editor.rows) if r.player == "Dan" and r.kind.value == "vote"
+    )
+    session.press(Press(Action.PICK, dan), 3.0)
+    session.press(Press(Action.RIGHT), 3.0)
+    session.press(Press(Action.CONFIRM), 3.0)
+    assert session.phase is Phase.CLEARING
+    session.see(observed(ROUND_1), True, 9.0)
+    session.tick(20.0)
+    assert len(session.game.played) == 1
+
+
+def test_a_correction_the_journal_refuses_is_shown_in_the_editor(journal: Journal) -> None:
+    session = started(journal)
+    session.see(observed(ROUND_1), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    session.press(Press(Action.FIX), 2.0)
+    session.press(Press(Action.PICK, 0), 2.0)
+    session.press(Press(Action.LEFT), 2.0)
+    journal.close()
+    session.press(Press(Action.CONFIRM), 2.0)
+    assert session.phase is Phase.EDITING
+    assert session.editor_problems != ()
+    assert session.editor_problems[0] in [n.text for n in present(session, 2.0, None).notices]
