@@ -102,7 +102,7 @@ class Loop:
         self.posted: queue.SimpleQueue[Press] = queue.SimpleQueue()
         """Presses from the buttons' thread, taken at the start of each step."""
         self.quit = False
-        session.pictures = self._pictures
+        session.pictures = self._pictures  # rounds are kept with the frames read here
 
     def stop(self) -> None:
         """End the loop after the current step (a service being stopped)."""
@@ -154,11 +154,11 @@ class Loop:
                 self.strip = None
                 session.say(f"LED strip switched off: {error}", now)
 
-    def run(self, until: Callable[[], bool] | None = None) -> None:
-        """Step until a player quits (or `until` says so), at most `STEPS_PER_SECOND`
-        times a second: a camera paces the loop by itself, but without one (a game by
-        hand, a failed camera) the loop would spin."""
-        while not self.quit and not (until is not None and until()):
+    def run(self) -> None:
+        """Step until a player quits, at most `STEPS_PER_SECOND` times a second: a
+        camera paces the loop by itself, but without one (a game by hand, a failed
+        camera) the loop would spin."""
+        while not self.quit:
             started = time.monotonic()
             self.step()
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))

@@ -158,12 +158,18 @@ def _camera(args: argparse.Namespace) -> Camera | None:
     layout = load_layout(calibration.layout)
     reader = TableReader(calibration, layout, make_decoder(args.decoder))
     spec = args.source
-    camera = Camera(lambda: open_source(spec), TableWatcher(reader, Stabiliser()), layout)
+    profile = camera_profile_path(args.calibration)
+    camera = Camera(lambda: open_source(spec, profile), TableWatcher(reader, Stabiliser()), layout)
     try:
-        camera.source = open_source(spec)
+        camera.source = open_source(spec, profile)
     except CameraUnavailableError as err:
         camera.problem = f"camera not available: {err}"
     return camera
+
+
+def camera_profile_path(calibration: Path) -> Path:
+    """Where the camera settings that go with a calibration are kept: beside it."""
+    return calibration.with_name(calibration.stem + ".camera.json")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:

@@ -190,12 +190,19 @@ class Picamera2Source(FrameSource):
         *,
         camera: int = 0,
         profile: CameraProfile | None = None,
+        profile_file: Path | None = None,
     ) -> None:
         """Open and start camera number `camera` at `size` (default: the sensor's full size).
 
         With a `profile`, exposure, white balance and focus are fixed at its values from
-        the first frame; without, they are fixed once they have settled.
+        the first frame; without, they are fixed once they have settled. A
+        `profile_file` that exists is that profile; one that does not yet exist is
+        written with the values the camera settled on, so the table is seen alike at
+        every start.
         """
+        if profile is None and profile_file is not None and profile_file.exists():
+            profile = load_profile(profile_file)
+        self._profile_file = profile_file
         if size is not None and any(side <= 0 or side % 2 for side in size):
             raise SettingError(
                 f"Raspberry Pi camera {camera}: frame size {size[0]}x{size[1]} must be "
@@ -257,6 +264,8 @@ class Picamera2Source(FrameSource):
             return
         self._set_controls(self._lock_controls(profile))
         self._profile = profile
+        if self._profile_file is not None:
+            save_profile(profile, self._profile_file)
 
     def _settling_controls(self) -> dict[str, Any]:
         """Continuous autofocus while settling, on a camera that has it; the rest is automatic."""

@@ -9,6 +9,7 @@ The simulated table is not here: the demo builds it directly.
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.errors import SettingError, UnknownSourceError
 from companion.sources.base import FrameSource
@@ -27,8 +28,9 @@ class SourceKind:
     """The word before the first colon: "picamera", "camera", "video", "folder"."""
     form: str
     """How a user writes it, for help and error messages."""
-    open: Callable[[str], FrameSource]
-    """Opens the source from the text after the first colon ("" if there is none)."""
+    open: Callable[[str, Path | None], FrameSource]
+    """Opens the source from the text after the first colon ("" if there is none) and
+    the camera profile file (used by cameras whose exposure is held)."""
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -39,11 +41,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def _open_picamera(argument: str) -> FrameSource:
-    return Picamera2Source(parse_size(argument) if argument else None)
+def _open_picamera(argument: str, profile_file: Path | None) -> FrameSource:
+    return Picamera2Source(parse_size(argument) if argument else None, profile_file=profile_file)
 
 
-def _open_camera(argument: str) -> FrameSource:
+def _open_camera(argument: str, _profile: Path | None) -> FrameSource:
     index, _, size = argument.partition(":")
     if not index.strip().isdecimal():
         raise SettingError(
@@ -52,13 +54,13 @@ def _open_camera(argument: str) -> FrameSource:
     return OpenCVSource(int(index), parse_size(size) if size else None)
 
 
-def _open_video(argument: str) -> FrameSource:
+def _open_video(argument: str, _profile: Path | None) -> FrameSource:
     if not argument:
         raise SettingError("video: name the video file, such as video:table.mp4")
     return OpenCVSource(argument)
 
 
-def _open_folder(argument: str) -> FrameSource:
+def _open_folder(argument: str, _profile: Path | None) -> FrameSource:
     if not argument:
         raise SettingError("folder: name the folder of images, such as folder:frames/")
     return FolderSource(argument)
@@ -76,12 +78,15 @@ SOURCE_FORMS: tuple[str, ...] = tuple(kind.form for kind in SOURCE_KINDS)
 """How each kind is written, for help texts."""
 
 
-def open_source(spec: str) -> FrameSource:
-    """Open the source that `spec` names; `UnknownSourceError` lists the forms known."""
+def open_source(spec: str, profile_file: Path | None = None) -> FrameSource:
+    """Open the source that `spec` names; `UnknownSourceError` lists the forms known.
+
+    `profile_file` keeps the exposure, white balance and focus a camera module is held
+    at (read if it exists, written once the camera has settled)."""
     scheme, _, argument = spec.partition(":")
     kind = next((k for k in SOURCE_KINDS if k.scheme == scheme.strip().lower()), None)
     if kind is None:
         raise UnknownSourceError(
             f"{spec!r} is not a frame source: use one of {', '.join(SOURCE_FORMS)}"
         )
-    return kind.open(argument)
+    return kind.open(argument, profile_file)

@@ -274,6 +274,20 @@ def test_a_profile_fixes_the_controls_from_the_first_frame(fake: type[FakeCamera
     assert source.profile == PROFILE
 
 
+def test_a_profile_file_is_written_once_settled_and_used_at_the_next_start(
+    fake: type[FakeCamera], tmp_path: Path
+) -> None:
+    path = tmp_path / "table.camera.json"
+    first = Picamera2Source(profile_file=path)
+    for _ in range(SETTLE_FRAMES):
+        first.read()
+    assert first.profile is not None
+    assert load_profile(path) == first.profile
+    first.close()
+    again = Picamera2Source(profile_file=path)
+    assert again.profile == first.profile
+
+
 def test_a_missing_picamera2_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)
     with pytest.raises(CameraUnavailableError, match="apt install python3-picamera2"):
