@@ -22,8 +22,6 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Self
 
 from gpiozero import (
     BadPinFactory,
@@ -34,6 +32,7 @@ from gpiozero import (
     PinError,
 )
 
+from companion.closing import Closing
 from companion.controls.actions import Action, Press
 from companion.errors import HardwareUnavailableError, PinSettingError
 
@@ -168,7 +167,7 @@ class _NextPress:
         self._post(Press(Action.NEXT))
 
 
-class Buttons:
+class Buttons(Closing):
     """The three table buttons, posting a `Press` for each meaningful press.
 
     `post` is called from gpiozero's threads: it must be thread-safe and quick
@@ -218,14 +217,3 @@ class Buttons:
         """
         while self._buttons:
             self._buttons.pop().close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

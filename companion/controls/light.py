@@ -12,8 +12,7 @@ goes straight to gpiozero, as for the buttons.
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType, TracebackType
-from typing import Self
+from types import MappingProxyType
 
 from gpiozero import (
     RGBLED,
@@ -24,6 +23,7 @@ from gpiozero import (
     PinError,
 )
 
+from companion.closing import Closing
 from companion.controls.buttons import check_bcm_pin, check_distinct
 from companion.errors import HardwareUnavailableError, PinSettingError
 
@@ -127,7 +127,7 @@ def _open_rgbled(pins: LightPins, pin_factory: Factory | None) -> RGBLED:
         raise HardwareUnavailableError(f"status light could not be opened ({error})") from error
 
 
-class StatusLight:
+class StatusLight(Closing):
     """The RGB status LED; `show` a `Status` whenever the table's state changes.
 
     Showing the status already shown does nothing, so the main loop may call `show`
@@ -191,14 +191,3 @@ class StatusLight:
         finally:
             led.close()
         self._status = Status.OFF
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -14,9 +14,9 @@ import importlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Protocol, Self, cast
+from typing import Protocol, cast
 
+from companion.closing import Closing
 from companion.controls.strip_spi import SPI_HZ, StripKind, frame_bytes
 from companion.controls.strip_track import SPACES, RabbitSpot, check_track, track_pixels
 from companion.display.view import RGB
@@ -29,7 +29,7 @@ SPIDEV_BUFSIZ = Path("/sys/module/spidev/parameters/bufsiz")
 """Where the kernel tells the largest single spidev transfer, in bytes."""
 
 
-class StripDriver(abc.ABC):
+class StripDriver(Closing):
     """An addressable LED strip of `length` LEDs.
 
     Subclasses write one frame (`_send`) and free the hardware (`_release`); this
@@ -80,17 +80,6 @@ class StripDriver(abc.ABC):
     @abc.abstractmethod
     def _release(self) -> None:
         """Free the hardware (called once)."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class MockStrip(StripDriver):
@@ -246,7 +235,7 @@ def make_strip(spec: str | None) -> StripDriver | None:
     return SpiStrip(kinds[kind], length, bus, device)
 
 
-class TrackStrip:
+class TrackStrip(Closing):
     """The scoring track on a strip: `show` the rabbits every frame, and the strip is
     written only when its picture changes.
 
@@ -292,14 +281,3 @@ class TrackStrip:
     def close(self) -> None:
         """Turn the strip off and close it; safe to call more than once."""
         self.driver.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -21,6 +21,7 @@ from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
 
+from companion.closing import Closing
 from companion.errors import (
     CompanionError,
     CorrectionError,
@@ -79,7 +80,7 @@ class _GameRow:
     finished_at: str | None
 
 
-class Journal:
+class Journal(Closing):
     """The SQLite journal of games: open it, write rounds as they are confirmed, read it back."""
 
     def __init__(
@@ -119,12 +120,6 @@ class Journal:
         except CompanionError as err:
             return journal, recovery_message(path, aside, None, err)
         return journal, recovery_message(path, aside, saved)
-
-    def __enter__(self) -> "Journal":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close the file; closing again does nothing."""

@@ -7,16 +7,16 @@ each into a message on the screen and goes on by hand.
 """
 
 import abc
-from types import TracebackType
-from typing import Self
 
 import numpy as np
 import numpy.typing as npt
 
+from companion.closing import Closing
+
 Frame = npt.NDArray[np.uint8]
 
 
-class FrameSource(abc.ABC):
+class FrameSource(Closing):
     """A camera, a video, a folder of images or the simulated table."""
 
     description: str = "frame source"
@@ -29,14 +29,3 @@ class FrameSource(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Let the camera or file go; safe to call twice."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

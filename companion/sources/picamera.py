@@ -31,6 +31,7 @@ from companion.errors import (
     SettingError,
     UnwritableFileError,
 )
+from companion.jsonfile import load_json_file
 from companion.sources.base import Frame, FrameSource
 
 SETTLE_FRAMES = 15
@@ -120,16 +121,7 @@ def save_profile(profile: CameraProfile, path: Path) -> None:
 
 def load_profile(path: Path) -> CameraProfile:
     """Read a profile file; `CalibrationFileError` if missing, corrupt or malformed."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CalibrationFileError(f"{path}: no such camera profile") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise CalibrationFileError(f"{path}: not a camera profile ({err})") from None
-    try:
-        return _parse_profile(doc)
-    except (KeyError, TypeError, ValueError) as err:
-        raise CalibrationFileError(f"{path}: damaged camera profile ({err})") from None
+    return load_json_file(path, "camera profile", CalibrationFileError, _parse_profile)
 
 
 def _parse_profile(doc: Any) -> CameraProfile:

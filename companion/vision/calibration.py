@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.errors import CalibrationError, CalibrationFileError
+from companion.jsonfile import load_json_file
 from companion.kit.layouts import Layout
 from companion.kit.tags import check_kit_id
 from companion.rules.wording import count
@@ -128,16 +129,7 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
 
 def load_calibration(path: Path) -> Calibration:
     """Read a calibration file; `CalibrationFileError` if missing, corrupt or malformed."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CalibrationFileError(f"{path}: no such calibration file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise CalibrationFileError(f"{path}: not a calibration file ({err})") from None
-    try:
-        return _parse(doc)
-    except (KeyError, TypeError, ValueError) as err:
-        raise CalibrationFileError(f"{path}: damaged calibration file ({err})") from None
+    return load_json_file(path, "calibration file", CalibrationFileError, _parse)
 
 
 def _parse(doc: Any) -> Calibration:
