@@ -65,8 +65,6 @@ class DemoResult:
 
     game_id: int
     """The game's number in the journal."""
-    totals: dict[str, int]
-    """Final totals by scorer."""
     rounds: int
     """Rounds the game had at its end."""
     scored: int
@@ -195,7 +193,6 @@ def run_demo(
     say("final totals: " + ", ".join(f"{name} {total}" for name, total in game.totals.items()))
     return DemoResult(
         game_id=session.game_id or 0,
-        totals=dict(game.totals),
         rounds=len(game.played),
         scored=len(game.played) - played_before,
         finished=game.outcome is not None,

@@ -59,7 +59,7 @@ def members(game: Game, scorer: str) -> tuple[str, ...]:
     seating = game.seating
     if scorer in seating:
         return (scorer,)
-    return tuple(p for p in seating.players if seating.team(p) == scorer)
+    return dict(zip(seating.teams, seating.pairs, strict=True))[scorer]
 
 
 def scorer_name(game: Game, scorer: str) -> str:

@@ -286,11 +286,12 @@ class Session:
         self.hop = self.proposal = self.scored_table = None
         self.setup_cleared = False
         self.phase = Phase.SETUP
+        self._read()
 
     def _propose(self, now: float) -> None:
         """Propose the table's round once it is legal and still, and withdraw the
-        proposal as soon as the table changes."""
-        self._read()
+        proposal as soon as the table changes (the report is already read against the
+        game as it stands: every change of game reads the table again)."""
         report = self.report
         legal = (
             report is not None

@@ -12,7 +12,7 @@ from typing import Any
 from companion.app.demo import LAYOUT, run_demo
 from companion.app.session import check_auto_confirm
 from companion.cli.each import fail
-from companion.display.screen import DisplayMode, choose_mode
+from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError
 from companion.journal import Journal, default_journal_path
 from companion.rules import RULESETS, Ruleset, find_ruleset
@@ -43,7 +43,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     )
     parser.add_argument(
         "--display",
-        choices=("window", "fullscreen", "headless"),
+        choices=DISPLAY_MODES,
         help="how to show the screen (default: a window where there is a display)",
     )
     parser.add_argument(

@@ -25,7 +25,7 @@ from companion.cli.each import fail
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.controls.light import LightPins, StatusLight
 from companion.controls.strip import TrackStrip, make_strip
-from companion.display.screen import Screen, choose_mode
+from companion.display.screen import DISPLAY_MODES, Screen, choose_mode
 from companion.errors import CameraUnavailableError, CompanionError, HardwareError, SettingError
 from companion.journal import Journal, default_journal_path
 from companion.kit.layouts import load_layout
@@ -74,7 +74,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--auto-confirm", type=float, metavar="SECONDS", help="confirm proposals after a countdown"
     )
-    parser.add_argument("--display", choices=("window", "fullscreen", "headless"))
+    parser.add_argument("--display", choices=DISPLAY_MODES)
     parser.add_argument("--no-buttons", action="store_true", help="do not use GPIO buttons")
     parser.add_argument("--no-light", action="store_true", help="do not use the status light")
     parser.add_argument(

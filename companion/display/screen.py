@@ -17,6 +17,7 @@ from companion.controls.actions import Action, Press
 from companion.display.hitmap import HitMap
 from companion.display.render import render
 from companion.display.view import ScreenView
+from companion.errors import SettingError
 
 CAPTION = "Dixit table companion"
 CONSOLE_DRIVERS = frozenset({"kmsdrm", "fbcon"})
@@ -52,16 +53,20 @@ class DisplayMode(enum.Enum):
     """No display: an offscreen surface, SDL's dummy video driver for events."""
 
 
+DISPLAY_MODES = tuple(mode.value for mode in DisplayMode)
+"""The names a display mode is asked for by."""
+
+
 def choose_mode(requested: str | None, environ: Mapping[str, str] | None = None) -> DisplayMode:
-    """The mode asked for ("window", "fullscreen", "headless"), or when None the one
+    """The mode asked for (one of `DISPLAY_MODES`), or when None the one
     that suits the machine: a window on a desktop, full screen on a console that SDL
     is told to drive, headless otherwise."""
     if requested is not None:
         try:
             return DisplayMode(requested.strip().lower())
         except ValueError:
-            choices = ", ".join(mode.value for mode in DisplayMode)
-            raise ValueError(f"unknown display mode {requested!r}: choose {choices}") from None
+            choices = ", ".join(DISPLAY_MODES)
+            raise SettingError(f"unknown display mode {requested!r}: choose {choices}") from None
     env = os.environ if environ is None else environ
     if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         return DisplayMode.WINDOW

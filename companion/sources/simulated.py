@@ -41,7 +41,8 @@ class SimulatedTable(FrameSource):
         self.pose = pose
         self.conditions = conditions
         self.rng = rng
-        self.lay_out = Lay(scene)
+        self.laid = Lay(scene)
+        """What lies on the table now."""
         self.last: SimFrame | None = None
         self._drawn: list[tuple[Lay, SimFrame]] = []
         width, height = pose.frame_px
@@ -49,11 +50,11 @@ class SimulatedTable(FrameSource):
 
     def lay(self, lay: Lay) -> None:
         """Change what lies on the table from the next frame on."""
-        self.lay_out = lay
+        self.laid = lay
 
     def read(self) -> Frame:
         """A frame of the table as it lies now."""
-        lay = self.lay_out
+        lay = self.laid
         if lay.camera_off:
             raise CameraLostError(f"{self.description}: the simulated camera is unplugged")
         drawn = next((frame for seen, frame in self._drawn if seen == lay), None)
