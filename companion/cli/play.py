@@ -31,6 +31,7 @@ from companion.journal import Journal, default_journal_path
 from companion.kit.layouts import load_layout
 from companion.rules import RULESETS, Ruleset, find_ruleset
 from companion.sources.registry import SOURCE_FORMS, open_source
+from companion.statedir import camera_profile_path
 from companion.vision.calibration import load_calibration
 from companion.vision.decode import DECODERS, make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
@@ -165,11 +166,6 @@ def _camera(args: argparse.Namespace) -> Camera | None:
     except CameraUnavailableError as err:
         camera.problem = f"camera not available: {err}"
     return camera
-
-
-def camera_profile_path(calibration: Path) -> Path:
-    """Where the camera settings that go with a calibration are kept: beside it."""
-    return calibration.with_name(calibration.stem + ".camera.json")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:

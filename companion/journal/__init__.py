@@ -4,9 +4,6 @@
 `default_journal_path` unless told otherwise.
 """
 
-import os
-from pathlib import Path
-
 from companion.journal.records import (
     GameStatus,
     GameSummary,
@@ -17,19 +14,7 @@ from companion.journal.records import (
     StoredGame,
 )
 from companion.journal.store import Journal
-
-STATE_DIR_VARIABLE = "COMPANION_STATE_DIR"
-"""The environment variable naming the folder for the journal and other state."""
-
-JOURNAL_NAME = "journal.sqlite"
-"""The journal's file name inside the state folder."""
-
-
-def default_journal_path() -> Path:
-    """`$COMPANION_STATE_DIR/journal.sqlite` if that is set, else `./state/journal.sqlite`."""
-    state = os.environ.get(STATE_DIR_VARIABLE)
-    return Path(state or "state") / JOURNAL_NAME
-
+from companion.statedir import JOURNAL_NAME, STATE_DIR_VARIABLE, default_journal_path
 
 __all__ = [
     "JOURNAL_NAME",
