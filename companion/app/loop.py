@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from companion.app.overlay import annotate, encode_jpeg
 from companion.app.present import present, scorer_colours
+from companion.app.service import QuietManager, ServiceManager
 from companion.app.session import Session
 from companion.controls.actions import Action, Press
 from companion.controls.light import Status, StatusLight
@@ -92,6 +93,7 @@ class Loop:
         camera: Camera | None = None,
         light: StatusLight | None = None,
         strip: TrackStrip | None = None,
+        service: ServiceManager | None = None,
     ) -> None:
         self.session = session
         self.screen = screen
@@ -99,6 +101,10 @@ class Loop:
         self.camera = camera
         self.light = light
         self.strip = strip
+        self.service = service or QuietManager()
+        """Told when the first screen is drawn and after every step (the watchdog)."""
+        self.camera_note = ""
+        """Why there is no camera, shown where its picture would be."""
         self.posted: queue.SimpleQueue[Press] = queue.SimpleQueue()
         """Presses from the buttons' thread, taken at the start of each step."""
         self.quit = False
@@ -157,11 +163,18 @@ class Loop:
     def run(self) -> None:
         """Step until a player quits, at most `STEPS_PER_SECOND` times a second: a
         camera paces the loop by itself, but without one (a game by hand, a failed
-        camera) the loop would spin."""
+        camera) the loop would spin. The service manager hears of every step, so a
+        loop that hangs is restarted."""
+        ready = False
         while not self.quit:
             started = time.monotonic()
             self.step()
+            if not ready:
+                self.service.ready()
+                ready = True
+            self.service.alive(started)
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
+        self.service.stopping()
 
     def _presses(self) -> list[Press]:
         presses = self.screen.presses()
@@ -219,7 +232,7 @@ class Loop:
     def _camera_view(self, now: float) -> CameraView | None:
         camera = self.camera
         if camera is None:
-            return None
+            return CameraView(None, self.camera_note, working=False) if self.camera_note else None
         if camera.problem:
             hint = "trying again" if camera.retry_at != float("inf") else "no more frames"
             status = f"{camera.problem} ({hint}); the game goes on by hand: press Fix"

@@ -1,4 +1,11 @@
-"""`companion calibrate IMAGE --layout NAME --out CAL.json`: remember where the board is."""
+"""`companion calibrate IMAGE|--source SPEC --layout NAME`: remember where the board is.
+
+From a saved frame of the empty board, or straight from the camera: then a few frames
+are read first so that exposure and focus settle (a camera module saves the values
+it settled on beside the calibration, and `companion play` holds them from its first
+frame). Without `--out` the calibration goes to the state folder, where
+`companion play` and `companion doctor` look for it.
+"""
 
 import argparse
 import sys
@@ -6,11 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
-from companion.errors import CompanionError, UnwritableFileError
+from companion.errors import CompanionError, SettingError, UnwritableFileError
 from companion.kit.layouts import load_layout
+from companion.sources.guarded import GuardedSource
+from companion.sources.registry import SOURCE_FORMS, open_source
+from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.calibration import calibrate, save_calibration
-from companion.vision.decode import DECODERS, make_decoder
+from companion.vision.decode import DECODERS, Gray, make_decoder
 from companion.vision.images import load_gray
+from companion.vision.pipeline import to_gray
+
+SETTLE_FRAMES = 30
+"""Frames read from a camera before the one calibrated on: about three seconds, for
+exposure, white balance and focus to settle."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -23,24 +38,40 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
             "and save the calibration that `companion read` and `companion play` use."
         ),
     )
-    parser.add_argument("image", type=Path, help="a camera frame of the empty board")
+    image = parser.add_mutually_exclusive_group(required=True)
+    image.add_argument("image", type=Path, nargs="?", help="a camera frame of the empty board")
+    image.add_argument(
+        "--source", help=f"take the frame from a camera instead: {', '.join(SOURCE_FORMS)}"
+    )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=SETTLE_FRAMES,
+        help=f"with --source: frames read before the one calibrated on (default {SETTLE_FRAMES})",
+    )
     parser.add_argument("--layout", required=True, help="a layout name or a layout file")
-    parser.add_argument("--out", required=True, type=Path, help="the calibration file to write")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the calibration file to write (default: calibration.json in the state folder)",
+    )
     parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Calibrate and save, or say in one line why not."""
+    out: Path = args.out or default_calibration_path()
     try:
         layout = load_layout(args.layout)
-        gray = load_gray(args.image)
+        gray = load_gray(args.image) if args.image else _from_camera(args.source, args.frames, out)
         calibration = calibrate(gray, layout, make_decoder(args.decoder), args.layout)
-        save_calibration(calibration, args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        save_calibration(calibration, out)
     except CompanionError as err:
         return fail("calibrate", err)
     except OSError as err:
-        return fail("calibrate", _unwritable(args.out, err))
+        return fail("calibrate", _unwritable(out, err))
     for warning in calibration.warnings:
         print(f"companion calibrate: warning: {warning}", file=sys.stderr)
     ppm = sorted(calibration.px_per_module.values())
@@ -49,9 +80,19 @@ def run(args: argparse.Namespace) -> int:
         f"calibrated kit {calibration.kit} on layout {layout.name}: "
         f"{board.anchors_used} of {board.anchors_seen} corner and slot tags "
         f"fit within {board.rms_error_mm:.1f} mm; "
-        f"tags at {ppm[0]:.1f} to {ppm[-1]:.1f} px per module; saved to {args.out}"
+        f"tags at {ppm[0]:.1f} to {ppm[-1]:.1f} px per module; saved to {out}"
     )
     return 0
+
+
+def _from_camera(spec: str, frames: int, out: Path) -> Gray:
+    """The last of `frames` + 1 frames from the camera, once exposure and focus settled."""
+    if frames < 0:
+        raise SettingError(f"--frames {frames}: give a number of frames, 0 or more")
+    with GuardedSource(open_source(spec, camera_profile_path(out))) as source:
+        for _ in range(frames):
+            source.read()
+        return to_gray(source.read())
 
 
 def _unwritable(path: Path, err: OSError) -> CompanionError:

@@ -7,12 +7,13 @@ by keys and touches. Which backend drives each is chosen here and nowhere else.
 """
 
 import argparse
+import os
 import signal
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,18 +21,26 @@ from gpiozero import PinFactoryFallback
 
 from companion.app.lineup import Lineup
 from companion.app.loop import Camera, Loop
+from companion.app.service import service_manager
 from companion.app.session import Session, Settings, check_auto_confirm
 from companion.cli.each import fail
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.controls.light import LightPins, StatusLight
 from companion.controls.strip import TrackStrip, make_strip
 from companion.display.screen import DISPLAY_MODES, Screen, choose_mode
-from companion.errors import CameraUnavailableError, CompanionError, HardwareError, SettingError
+from companion.errors import (
+    CalibrationFileError,
+    CameraUnavailableError,
+    CompanionError,
+    HardwareError,
+    SettingError,
+)
 from companion.journal import Journal, default_journal_path
 from companion.kit.layouts import load_layout
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
-from companion.statedir import camera_profile_path
+from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.calibration import load_calibration
 from companion.vision.decode import DECODERS, make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
@@ -63,7 +72,11 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         help="players in seating order, each with their kit colour (Ann=red Ben=blue); "
         "a bare name takes the next free colour; a number seats that many named by colour",
     )
-    parser.add_argument("--calibration", type=Path, help="the table's calibration file")
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        help="the table's calibration file (default: calibration.json in the state folder)",
+    )
     parser.add_argument(
         "--source",
         default="picamera",
@@ -109,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
     """The loop with every part the options ask for."""
-    camera = _camera(args)
+    camera, camera_note = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
     settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
     stored = None if args.new_game else journal.resume()
@@ -124,9 +137,11 @@ def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
             )
     else:
         session = Session(_ruleset(args), _lineup(args.players), journal, settings)
-    screen = stack.enter_context(_closing(Screen(mode=choose_mode(args.display))))
+    screen = stack.enter_context(Screen(mode=choose_mode(args.display)))
     start = time.monotonic()
-    loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera)
+    service = service_manager(os.environ)
+    loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera, service=service)
+    loop.camera_note = camera_note
     if camera is not None:
         stack.callback(lambda: camera.source.close() if camera.source else None)
     if not args.no_buttons:
@@ -146,26 +161,36 @@ def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
     return loop
 
 
-def _camera(args: argparse.Namespace) -> Camera | None:
-    """The camera and reader, or None when the game is played by hand."""
+def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
+    """The camera and reader, or None and why: the game is then entered by hand.
+
+    A missing or damaged calibration does not stop the game (at boot there may be
+    nobody at a keyboard to read an error): the screen says what to run instead."""
     if args.source == "none":
-        return None
-    if args.calibration is None:
-        raise SettingError(
-            "--calibration is needed to read the table (make one with companion calibrate), "
-            "or use --source none to enter rounds by hand"
+        return None, ""
+    path = args.calibration or default_calibration_path()
+    try:
+        calibration = load_calibration(path)
+    except CalibrationFileError as err:
+        note = (
+            f"no calibration: {err}. Put the empty board under the camera and run "
+            "companion calibrate; until then the game is entered by hand (press Fix)"
         )
-    calibration = load_calibration(args.calibration)
+        print(f"companion play: {note}", file=sys.stderr, flush=True)
+        return None, note
     layout = load_layout(calibration.layout)
     reader = TableReader(calibration, layout, make_decoder(args.decoder))
-    spec = args.source
-    profile = camera_profile_path(args.calibration)
-    camera = Camera(lambda: open_source(spec, profile), TableWatcher(reader, Stabiliser()), layout)
+    spec, profile = args.source, camera_profile_path(path)
+    camera = Camera(
+        lambda: GuardedSource(open_source(spec, profile)),
+        TableWatcher(reader, Stabiliser()),
+        layout,
+    )
     try:
-        camera.source = open_source(spec, profile)
+        camera.source = camera.open_source()
     except CameraUnavailableError as err:
         camera.problem = f"camera not available: {err}"
-    return camera
+    return camera, ""
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
@@ -212,11 +237,3 @@ def _optional(make: Callable[[], T], what: str) -> T | None:
     except HardwareError as err:
         print(f"companion play: no {what}: {err}", file=sys.stderr, flush=True)
         return None
-
-
-@contextmanager
-def _closing(screen: Screen) -> Iterator[Screen]:
-    try:
-        yield screen
-    finally:
-        screen.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 
+from companion.closing import Closing
 from companion.controls.actions import Action, Press
 from companion.display.hitmap import HitMap
 from companion.display.render import render
@@ -75,7 +76,7 @@ def choose_mode(requested: str | None, environ: Mapping[str, str] | None = None)
     return DisplayMode.HEADLESS
 
 
-class Screen:
+class Screen(Closing):
     """Draws views and collects the presses made on the keyboard, mouse and touch."""
 
     def __init__(

@@ -1,9 +1,11 @@
 """A camera that fails mid-game: reported on the screen, the game goes on by hand,
 and the camera is tried again until it works."""
 
+import threading
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from companion.app.loop import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Loop
 from companion.app.session import Session, Settings
@@ -13,6 +15,7 @@ from companion.display.view import Phase
 from companion.errors import CameraLostError, HardwareUnavailableError
 from companion.journal import Journal
 from companion.sources.base import Frame, FrameSource
+from companion.sources.guarded import GuardedSource
 from companion.sources.simulated import Lay, SimulatedTable
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
@@ -106,4 +109,83 @@ def test_failing_hardware_never_ends_the_game(tmp_path: Path) -> None:
             assert loop.light is None
             assert session.message.startswith("status light switched off: GPIO5")
         finally:
+            screen.close()
+
+
+class FailingTable(FrameSource):
+    """The simulated table until told to fail, then failing the way `mode` says: a
+    read that raises, a read that hangs, or black frames."""
+
+    description = "table camera"
+
+    def __init__(self, table: SimulatedTable, mode: str, release: threading.Event) -> None:
+        self.table, self.mode, self.release = table, mode, release
+        self.failing = False
+
+    def read(self) -> Frame:
+        if not self.failing:
+            return self.table.read()
+        if self.mode == "raises":
+            raise CameraLostError("table camera: the camera did not answer")
+        if self.mode == "stalls":
+            self.release.wait()
+        return np.zeros_like(self.table.read())
+
+    def close(self) -> None:
+        """The simulated table stays with the test."""
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("raises", "the camera did not answer"),
+        ("stalls", "no frame for 2 s"),
+        ("black", "the picture is black"),
+    ],
+)
+def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_play_goes_on(
+    tmp_path: Path, mode: str, said: str
+) -> None:
+    board = layout()
+    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
+    release = threading.Event()
+    opened: list[FailingTable] = []
+
+    def open_camera() -> FrameSource:
+        opened.append(FailingTable(table, mode, release))
+        return GuardedSource(opened[-1], stall_seconds=2.0)
+
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
+    now = [0.0]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: now[0], camera)
+        try:
+            loop.post(Press(Action.CONFIRM))
+            loop.step()
+            assert len(opened) == 1 and camera.frames == 1
+
+            opened[0].failing = True
+            for _ in range(FAILURES_IN_A_ROW):
+                now[0] += 0.1
+                loop.step()
+            view = screen.views[-1]
+            assert view.camera is not None and not view.camera.working
+            assert said in view.camera.status and "trying again" in view.camera.status
+            assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
+            loop.post(Press(Action.FIX))
+            loop.step()
+            assert screen.views[-1].phase is Phase.EDITING
+            loop.post(Press(Action.BACK))
+            loop.step()
+
+            now[0] += RETRY_SECONDS
+            loop.step()
+            assert len(opened) == 2, "the camera is opened again"
+            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
+            assert camera.frames == 2
+        finally:
+            release.set()
             screen.close()

@@ -55,7 +55,6 @@ def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
     [
         (["--players", "Ann=red", "Bob=red"], "red appears more than once in the lineup"),
         (["--players", "Ann=mauve", "Bob"], "'mauve' is not a kit colour"),
-        (["--players", "3", "--source", "picamera"], "--calibration is needed"),
         (["--players", "3", "--option", "target=lots"], "must be a whole number or null"),
         (["--players", "3", "--buttons", "17,27"], "give 3 BCM pin numbers"),
         ([], "say who plays"),

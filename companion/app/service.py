@@ -1,0 +1,117 @@
+"""Telling systemd how the companion is doing: started, still drawing, stopping.
+
+On a Pi the companion runs as a systemd service of `Type=notify` with a watchdog. The
+loop says READY once its first screen is drawn and WATCHDOG after every step, so a
+companion that hangs (a driver stuck in a call, a deadlock) stops feeding the
+watchdog and systemd restarts it; the journal resumes the game. Feeding from the
+render loop, not a timer thread, is the point: a thread would keep the watchdog fed
+while the screen is frozen.
+
+The protocol is `sd_notify`: one datagram per message to the Unix socket named by
+`NOTIFY_SOCKET`. Outside systemd there is no socket and `QuietManager` does nothing;
+`service_manager(environ)` picks one of the two, and nothing else looks.
+"""
+
+import abc
+import contextlib
+import os
+import socket
+from collections.abc import Mapping
+
+from companion.errors import SettingError
+
+NOTIFY_SOCKET = "NOTIFY_SOCKET"
+"""Where systemd listens for a notify service's messages."""
+WATCHDOG_USEC = "WATCHDOG_USEC"
+"""The watchdog's period in microseconds, set when the unit has `WatchdogSec=`."""
+WATCHDOG_PID = "WATCHDOG_PID"
+"""The process the watchdog is meant for (the service's main process)."""
+FEEDS_PER_PERIOD = 4
+"""How many times per watchdog period the loop says it is alive: a slow step or two
+never lets it run out."""
+
+
+class ServiceManager(abc.ABC):
+    """What runs the companion and wants to hear from it."""
+
+    @abc.abstractmethod
+    def ready(self) -> None:
+        """The companion is up: its first screen is drawn."""
+
+    @abc.abstractmethod
+    def alive(self, now: float) -> None:
+        """The loop has finished a step at `now` (monotonic seconds)."""
+
+    @abc.abstractmethod
+    def stopping(self) -> None:
+        """The companion is shutting down on purpose."""
+
+
+class QuietManager(ServiceManager):
+    """No service manager: started by hand, in a test, or in the demo."""
+
+    def ready(self) -> None:
+        """Nobody to tell."""
+
+    def alive(self, now: float) -> None:
+        """Nobody to tell."""
+
+    def stopping(self) -> None:
+        """Nobody to tell."""
+
+
+class Systemd(ServiceManager):
+    """systemd, through the notify socket; the watchdog fed at most `FEEDS_PER_PERIOD`
+    times per period."""
+
+    def __init__(self, address: str, watchdog_seconds: float | None) -> None:
+        self.address = "\0" + address[1:] if address.startswith("@") else address
+        self.feed_every = watchdog_seconds / FEEDS_PER_PERIOD if watchdog_seconds else None
+        self.fed_at = float("-inf")
+
+    def ready(self) -> None:
+        """READY=1: systemd counts the service as started."""
+        self._send("READY=1")
+
+    def alive(self, now: float) -> None:
+        """WATCHDOG=1, unless it was said a moment ago."""
+        if self.feed_every is not None and now - self.fed_at >= self.feed_every:
+            self._send("WATCHDOG=1")
+            self.fed_at = now
+
+    def stopping(self) -> None:
+        """STOPPING=1: the exit that follows is on purpose."""
+        self._send("STOPPING=1")
+
+    def _send(self, message: str) -> None:
+        """One datagram; a manager gone away is no reason to stop the game."""
+        with (
+            contextlib.suppress(OSError),
+            socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock,
+        ):
+            sock.sendto(message.encode(), self.address)
+
+
+def service_manager(environ: Mapping[str, str]) -> ServiceManager:
+    """systemd if it started this process as a notify service, else `QuietManager`."""
+    address = environ.get(NOTIFY_SOCKET, "")
+    if not address:
+        return QuietManager()
+    return Systemd(address, _watchdog_seconds(environ))
+
+
+def _watchdog_seconds(environ: Mapping[str, str]) -> float | None:
+    """The watchdog period meant for this process, if any."""
+    usec = environ.get(WATCHDOG_USEC, "")
+    if not usec:
+        return None
+    pid = environ.get(WATCHDOG_PID, "")
+    if pid and pid != str(os.getpid()):
+        return None
+    try:
+        seconds = int(usec) / 1e6
+    except ValueError:
+        raise SettingError(f"{WATCHDOG_USEC}={usec!r} is not a number of microseconds") from None
+    if seconds <= 0:
+        raise SettingError(f"{WATCHDOG_USEC}={usec!r} must be positive")
+    return seconds
