@@ -5,9 +5,9 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.cli import calibrate, demo, history, layout, play, read, score, tags
+from companion.cli import calibrate, demo, doctor, history, layout, play, read, score, tags
 
-_COMMANDS = (score, tags, layout, calibrate, read, play, demo, history)
+_COMMANDS = (score, tags, layout, calibrate, read, play, demo, history, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

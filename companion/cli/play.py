@@ -11,21 +11,20 @@ import os
 import signal
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
-
-from gpiozero import PinFactoryFallback
 
 from companion.app.lineup import Lineup
 from companion.app.loop import Camera, Loop
 from companion.app.service import service_manager
 from companion.app.session import Session, Settings, check_auto_confirm
 from companion.cli.each import fail
+from companion.cli.parts import add_part_options
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.controls.light import LightPins, StatusLight
+from companion.controls.pins import parse_pins, quiet_gpio
 from companion.controls.strip import TrackStrip, make_strip
 from companion.display.screen import DISPLAY_MODES, Screen, choose_mode
 from companion.errors import (
@@ -89,18 +88,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         "--auto-confirm", type=float, metavar="SECONDS", help="confirm proposals after a countdown"
     )
     parser.add_argument("--display", choices=DISPLAY_MODES)
-    parser.add_argument("--no-buttons", action="store_true", help="do not use GPIO buttons")
-    parser.add_argument("--no-light", action="store_true", help="do not use the status light")
-    parser.add_argument(
-        "--buttons",
-        default="17,27,22",
-        metavar="CONFIRM,UNDO,NEXT",
-        help="BCM pins of the buttons (default 17,27,22)",
-    )
-    parser.add_argument(
-        "--light", default="5,6,13", metavar="R,G,B", help="BCM pins of the RGB status light"
-    )
-    parser.add_argument("--strip", help="LED strip: ws2812:LEDS or apa102:LEDS (default none)")
+    add_part_options(parser, "use")
     parser.set_defaults(run=run)
 
 
@@ -145,12 +133,12 @@ def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
     if camera is not None:
         stack.callback(lambda: camera.source.close() if camera.source else None)
     if not args.no_buttons:
-        pins = _pins(args.buttons, 3, "--buttons")
+        pins = parse_pins(args.buttons, "--buttons")
         buttons = _optional(lambda: Buttons(ButtonPins(*pins), loop.post), "buttons")
         if buttons is not None:
             stack.callback(buttons.close)
     if not args.no_light:
-        red, green, blue = _pins(args.light, 3, "--light")
+        red, green, blue = parse_pins(args.light, "--light")
         loop.light = _optional(lambda: StatusLight(LightPins(red, green, blue)), "status light")
         if loop.light is not None:
             stack.callback(loop.light.close)
@@ -215,24 +203,11 @@ def _lineup(players: list[str] | None) -> Lineup:
     return Lineup.parse(players)
 
 
-def _pins(text: str, count: int, option: str) -> list[int]:
-    try:
-        pins = [int(p) for p in text.split(",")]
-    except ValueError:
-        raise SettingError(
-            f"{option} {text}: give {count} BCM pin numbers, comma-separated"
-        ) from None
-    if len(pins) != count:
-        raise SettingError(f"{option} {text}: give {count} BCM pin numbers, comma-separated")
-    return pins
-
-
 def _optional(make: Callable[[], T], what: str) -> T | None:
     """A GPIO part, or None with a note when this machine has no GPIO for it (the
     note says it all, so gpiozero's warnings about each library it tried are hushed)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PinFactoryFallback)
+        with quiet_gpio():
             return make()
     except HardwareError as err:
         print(f"companion play: no {what}: {err}", file=sys.stderr, flush=True)

@@ -50,16 +50,7 @@ class PrintedTag:
     @property
     def label(self) -> str:
         """What a person reads under the tag: "red vote 1", "slot 3", "corner 2", "trap"."""
-        tag = self.tag
-        match tag.role:
-            case Role.CORNER:
-                return f"corner {tag.corner}"
-            case Role.SLOT:
-                return f"slot {tag.slot}"
-            case Role.TRAP:
-                return "trap"
-            case _:
-                return f"{tag.colour} {tag.role.value} {tag.index}"
+        return self.tag.label
 
     def manifest_entry(self) -> ManifestEntry:
         """The tag's entry in `manifest.json`; null where a field does not apply."""

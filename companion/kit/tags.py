@@ -98,6 +98,20 @@ class KitTag:
         return f"{head}.{check_character(head)}"
 
     @property
+    def label(self) -> str:
+        """What a person reads under the printed tag: "red vote 1", "slot 3", "corner 2",
+        "trap"."""
+        match self.role:
+            case Role.CORNER:
+                return f"corner {self.corner}"
+            case Role.SLOT:
+                return f"slot {self.slot}"
+            case Role.TRAP:
+                return "trap"
+            case _:
+                return f"{self.colour} {self.role.value} {self.index}"
+
+    @property
     def is_token(self) -> bool:
         """Whether the tag lies on a card (vote dial, owner token, trap dial)."""
         return self.role in (Role.VOTE, Role.OWNER, Role.TRAP)

@@ -1,0 +1,115 @@
+"""`companion doctor`: check a table's camera, calibration, tags, controls and journal.
+
+One line per check, each problem with its fix in plain words, for a café owner rather
+than a programmer. The options are `companion play`'s, so the doctor checks the
+parts the game will use. The exit status is 0 when nothing failed (warnings
+allowed), 1 when a check failed, and 2 for options that make no sense.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.cli.each import fail
+from companion.cli.parts import add_part_options
+from companion.controls.buttons import ButtonPins, check_distinct
+from companion.controls.light import LightPins
+from companion.controls.pins import parse_pins
+from companion.doctor import Probes, Settings, examine, exit_status, finding_lines, summary
+from companion.doctor.findings import EXIT_FAILED, TITLE, Finding
+from companion.doctor.settings import FRAMES, NO_SOURCE
+from companion.errors import CompanionError, UnknownSourceError
+from companion.journal import default_journal_path
+from companion.sources.registry import SOURCE_FORMS, SOURCE_KINDS
+from companion.statedir import default_calibration_path
+from companion.vision.decode import DECODERS, make_decoder
+
+
+def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
+    """Register the subcommand."""
+    parser = commands.add_parser(
+        "doctor",
+        help="check the table: camera, calibration, tags, buttons, lights, journal, disk",
+        description="Check every part of the table the game uses, one line each, with "
+        "what to do about each problem. Exit status 1 if any check failed.",
+    )
+    parser.add_argument(
+        "--source",
+        default="picamera",
+        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or none (default picamera)",
+    )
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        help="the table's calibration file (default: calibration.json in the state folder)",
+    )
+    parser.add_argument(
+        "--journal", type=Path, help="the journal (default: journal.sqlite in the state folder)"
+    )
+    parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=FRAMES,
+        help=f"frames to read from the camera (default {FRAMES})",
+    )
+    add_part_options(parser, "check")
+    parser.add_argument(
+        "--press", action="store_true", help="ask for a press of each button and wait for it"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run every check, printing each line as it is known; the exit status says whether
+    any failed."""
+    try:
+        settings = _settings(args)
+    except CompanionError as err:
+        return fail("doctor", err)
+    print(TITLE, flush=True)
+    findings: list[Finding] = []
+    try:
+        for finding in examine(settings, Probes(say=_say)):
+            print(finding_lines(finding), flush=True)
+            findings.append(finding)
+    except KeyboardInterrupt:
+        print("companion doctor: stopped before every check ran", file=sys.stderr, flush=True)
+        return EXIT_FAILED
+    print(summary(findings), flush=True)
+    return exit_status(findings)
+
+
+def _say(message: str) -> None:
+    """What the person at the table should look at or press, between the report's lines."""
+    print(f"      {message}", flush=True)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings the options give, checked before anything is opened."""
+    _check_source(args.source)
+    buttons = None if args.no_buttons else ButtonPins(*parse_pins(args.buttons, "--buttons"))
+    light = None if args.no_light else LightPins(*parse_pins(args.light, "--light"))
+    if buttons is not None and light is not None:
+        check_distinct({**buttons.by_role(), **light.by_role()})
+    return Settings(
+        calibration=args.calibration or default_calibration_path(),
+        journal=args.journal or default_journal_path(),
+        decoder=make_decoder(args.decoder),
+        source=args.source,
+        frames=args.frames,
+        buttons=buttons,
+        light=light,
+        strip=args.strip,
+        press=args.press,
+    )
+
+
+def _check_source(spec: str) -> None:
+    """Refuse a `--source` of no known kind before the doctor starts."""
+    schemes = {kind.scheme for kind in SOURCE_KINDS} | {NO_SOURCE}
+    if spec.partition(":")[0].strip().lower() not in schemes:
+        raise UnknownSourceError(
+            f"--source {spec}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
+        )
