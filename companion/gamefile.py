@@ -13,6 +13,7 @@ computed from a misread file is worse than no score.
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,14 @@ from companion.rules import OPTION_NAMES, Game, Reveal, find_ruleset
 _SLOT_KEY = re.compile(r"[1-9][0-9]*")
 _GAME_KEYS = {"ruleset", "players", "first_storyteller", "options", "rounds"}
 _ROUND_KEYS = {"cards", "votes", "trap"}
+_NOT_IN_TEXT = {
+    "Cc": "a control character",
+    "Cs": "a lone surrogate",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+"""Unicode categories no name may hold: each breaks the one-line messages that name
+players, and no output can print a lone surrogate (JSON's "\\ud800")."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,12 @@ def parse_game(text: str) -> GameRecord:
     if not text.strip():
         raise GameFileError("the file is empty")
     try:
-        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        doc = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=_whole_number,
+        )
     except json.JSONDecodeError as err:
         raise GameFileError(
             f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
@@ -135,10 +149,20 @@ def _reveal(raw: object, number: int) -> Reveal:
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
+        _text(key, "a key")
         if key in result:
             raise GameFileError(f"the key {key!r} appears twice in one object")
         result[key] = value
     return result
+
+
+def _whole_number(digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:  # longer than Python converts (4300 digits), rather than take seconds
+        raise GameFileError(
+            f"a number of {len(digits.lstrip('-'))} digits is far too long"
+        ) from None
 
 
 def _no_constant(name: str) -> None:
@@ -172,6 +196,14 @@ def _list(value: object, what: str) -> list[Any]:
 def _string(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise GameFileError(f"{what} must be a string, not {_kind(value)}")
+    return _text(value, what)
+
+
+def _text(value: str, what: str) -> str:
+    for char in value:
+        kind = _NOT_IN_TEXT.get(unicodedata.category(char))
+        if kind is not None:
+            raise GameFileError(f"{what} is not text: {value!r} holds {kind}")
     return value
 
 

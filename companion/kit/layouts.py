@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import LayoutError, UnknownLayoutError
+from companion.jsonfile import finite_number
 from companion.kit.tags import CORNERS, SLOTS
 
 LAYOUT_DIR = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
@@ -131,7 +132,7 @@ def load_layout(name_or_path: str) -> Layout:
             )
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+    except (OSError, ValueError, RecursionError) as err:  # not UTF-8, not JSON, too long a number
         raise LayoutError(f"layout {path}: cannot be read as JSON ({err})") from None
     return parse_layout(doc, str(path))
 
@@ -234,9 +235,10 @@ def _str(value: object) -> str:
 
 
 def _num(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise _Shape(f"expected a number, got {value!r}")
-    return float(value)
+    number = finite_number(value)
+    if number is None:
+        raise _Shape(f"expected a finite number, got {value!r}")
+    return number
 
 
 def _int(value: object) -> int:

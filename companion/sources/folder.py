@@ -78,7 +78,10 @@ class FolderSource(FrameSource):
             self._next = 0
         path = self.files[self._next]
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error as err:  # an image of more pixels than OpenCV reads
+            raise CameraLostError(f"{path}: not an image that can be read ({err.err})") from None
         if image is None or image.size == 0:
             raise CameraLostError(f"{path}: not an image that can be read")
         return np.asarray(image, np.uint8)

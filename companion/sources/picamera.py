@@ -17,7 +17,6 @@ never when this module is. Every call into it sits in a small method of
 import contextlib
 import importlib
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from companion.errors import (
     SettingError,
     UnwritableFileError,
 )
-from companion.jsonfile import load_json_file
+from companion.jsonfile import finite_number, load_json_file
 from companion.sources.base import Frame, FrameSource
 
 SETTLE_FRAMES = 15
@@ -99,13 +98,8 @@ class CameraProfile:
 
 
 def _check_positive(what: str, value: object, *, allow_zero: bool = False) -> None:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value < 0
-        or (value == 0 and not allow_zero)
-    ):
+    number = finite_number(value)
+    if number is None or number < 0 or (number == 0 and not allow_zero):
         raise SettingError(f"{what} {value!r} is not a positive number")
 
 

@@ -14,10 +14,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from companion.errors import CalibrationError, CalibrationFileError
-from companion.jsonfile import load_json_file
+from companion.jsonfile import finite_number, load_json_file
 from companion.kit.layouts import Layout
-from companion.kit.tags import check_kit_id
+from companion.kit.tags import MODULES, check_kit_id
 from companion.rules.wording import count
 from companion.vision.assign import anchor_pairs, classify, kits_in
 from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
@@ -33,6 +35,12 @@ MIN_PX_PER_MODULE = 4.0
 """Below this, tags are read unreliably; calibration warns."""
 FORMAT = 1
 """Version of the calibration file format."""
+MAX_FRAME_SIDE = 65_536
+"""Pixels a side of the largest frame a calibration may claim, far beyond any camera
+(the Camera Module 3 gives 4608 x 2592)."""
+MIN_DETERMINANT = 1e-12
+"""A pixels-to-millimetres matrix closer than this to singular maps the frame onto a line
+or a point (`fit_board` refuses such fits too): it could not map the board back."""
 
 
 @dataclass(frozen=True)
@@ -139,31 +147,43 @@ def _parse(doc: Any) -> Calibration:
     if not isinstance(rows, list) or len(rows) != 3 or any(len(r) != 3 for r in rows):
         raise ValueError("px_to_mm must be a 3x3 matrix")
     matrix = tuple(tuple(_finite(v) for v in row) for row in rows)
-    width, height = (int(v) for v in doc["frame_size"])
-    if width <= 0 or height <= 0:
-        raise ValueError("frame_size must be positive")
+    with np.errstate(all="ignore"):  # an overflow is refused below, not warned about
+        determinant = float(np.linalg.det(np.array(matrix)))
+    if not math.isfinite(determinant) or abs(determinant) < MIN_DETERMINANT:
+        raise ValueError("px_to_mm must be an invertible matrix, as a fit of the board is")
+    width, height = (_count(v) for v in doc["frame_size"])
+    if not (0 < width <= MAX_FRAME_SIDE and 0 < height <= MAX_FRAME_SIDE):
+        raise ValueError(f"frame_size must be 1 to {MAX_FRAME_SIDE} pixels a side")
     ppm = doc["px_per_module"]
     if not isinstance(ppm, dict):
         raise ValueError("px_per_module must be an object")
-    board = BoardFit(
-        matrix,
-        _finite(doc["rms_error_mm"]),
-        int(doc["anchors_used"]),
-        int(doc["anchors_seen"]),
-    )
-    layout = doc["layout"]
+    sizes = {str(text): _finite(v) for text, v in ppm.items()}
+    largest = min(width, height) / MODULES
+    if not all(0 < size <= largest for size in sizes.values()):
+        raise ValueError(
+            f"px_per_module must be above 0 and at most {largest:.1f}, "
+            f"for a tag that fits in the {width}x{height} frame"
+        )
+    rms = _finite(doc["rms_error_mm"])
+    if rms < 0:
+        raise ValueError("rms_error_mm must not be negative")
+    board = BoardFit(matrix, rms, _count(doc["anchors_used"]), _count(doc["anchors_seen"]))
+    layout, kit = doc["layout"], doc["kit"]
     if not isinstance(layout, str) or not layout:
         raise ValueError("layout must be a name")
-    return Calibration(
-        check_kit_id(str(doc["kit"])),
-        layout,
-        (width, height),
-        board,
-        {str(text): _finite(v) for text, v in ppm.items()},
-    )
+    if not isinstance(kit, str):
+        raise ValueError("kit must be a kit id")
+    return Calibration(check_kit_id(kit), layout, (width, height), board, sizes)
 
 
 def _finite(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    number = finite_number(value)
+    if number is None:
         raise ValueError(f"expected a finite number, got {value!r}")
-    return float(value)
+    return number
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a whole number of 0 or more, got {value!r}")
+    return value

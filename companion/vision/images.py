@@ -13,7 +13,10 @@ def load_gray(path: Path) -> Gray:
     """The image at `path` in grey levels; `UnreadableImageError` if there is none."""
     if not path.is_file():
         raise UnreadableImageError(f"{path}: no such image file")
-    image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    try:
+        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    except cv2.error as err:  # a header claiming more pixels than OpenCV will read
+        raise UnreadableImageError(f"{path}: OpenCV cannot read this image ({err.err})") from None
     if image is None or image.size == 0:
         raise UnreadableImageError(f"{path}: not an image that can be read (PNG, JPEG, ...)")
     return np.asarray(image, np.uint8)

@@ -143,7 +143,9 @@ class TableReader:
         )
 
     def _decode(self, gray: Gray, scale: float) -> list[Detection]:
-        if scale >= 1.0:
+        """Decode at `scale`, or at full size where shrinking would leave no pixels (a
+        strip of an image, which holds no tag either way)."""
+        if scale >= 1.0 or min(gray.shape) * scale < 1.0:
             return self.decoder.decode(gray)
         small = np.asarray(
             cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
