@@ -80,6 +80,8 @@ class Camera:
     """Failed frames in a row."""
     proposed: tuple[RoundScore, Frame, FrameReading | None] | None = None
     """The proposal with the frame it settled on, kept for the journal."""
+    stuck: FrameSource | None = None
+    """A failed source whose read never returned: it may hold the camera still."""
 
 
 class Loop:
@@ -105,6 +107,10 @@ class Loop:
         """Told when the first screen is drawn and after every step (the watchdog)."""
         self.camera_note = ""
         """Why there is no camera, shown where its picture would be."""
+        self.wedged = False
+        """The camera is held by a read that never returned and cannot be opened again:
+        the watchdog is left unfed, so the service manager restarts the companion (the
+        journal resumes the game) and the new process has the camera."""
         self.posted: queue.SimpleQueue[Press] = queue.SimpleQueue()
         """Presses from the buttons' thread, taken at the start of each step."""
         self.quit = False
@@ -172,7 +178,8 @@ class Loop:
             if not ready:
                 self.service.ready()
                 ready = True
-            self.service.alive(started)
+            if not self.wedged:
+                self.service.alive(started)
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
         self.service.stopping()
 
@@ -195,8 +202,17 @@ class Loop:
                 camera.source = camera.open_source()
             except CompanionError as error:
                 self._failed(camera, f"camera not available: {error}", now)
+                if camera.stuck is not None and camera.stuck.stuck and not self.wedged:
+                    self.wedged = True
+                    self.session.say(
+                        "the camera is stuck in a read that never returned: restart the "
+                        "companion to free it (as a service it restarts by itself)",
+                        now,
+                    )
                 return
             camera.problem = ""
+            camera.stuck = None
+            self.wedged = False
         try:
             frame = camera.source.read()
         except SourceEndedError:
@@ -221,6 +237,8 @@ class Loop:
         if camera.source is not None:
             with contextlib.suppress(HardwareError, OSError):
                 camera.source.close()
+            if camera.source.stuck:
+                camera.stuck = camera.source
             camera.source = None
         camera.problem = problem
         camera.failures = 0

@@ -43,6 +43,10 @@ class ServiceManager(abc.ABC):
         """The loop has finished a step at `now` (monotonic seconds)."""
 
     @abc.abstractmethod
+    def extend_start(self, seconds: float) -> None:
+        """Starting may take `seconds` more from now (a large journal to check)."""
+
+    @abc.abstractmethod
     def stopping(self) -> None:
         """The companion is shutting down on purpose."""
 
@@ -54,6 +58,9 @@ class QuietManager(ServiceManager):
         """Nobody to tell."""
 
     def alive(self, now: float) -> None:
+        """Nobody to tell."""
+
+    def extend_start(self, seconds: float) -> None:
         """Nobody to tell."""
 
     def stopping(self) -> None:
@@ -78,6 +85,10 @@ class Systemd(ServiceManager):
         if self.feed_every is not None and now - self.fed_at >= self.feed_every:
             self._send("WATCHDOG=1")
             self.fed_at = now
+
+    def extend_start(self, seconds: float) -> None:
+        """EXTEND_TIMEOUT_USEC: systemd waits that much longer for READY."""
+        self._send(f"EXTEND_TIMEOUT_USEC={round(seconds * 1e6)}")
 
     def stopping(self) -> None:
         """STOPPING=1: the exit that follows is on purpose."""

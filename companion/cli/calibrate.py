@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.cli.each import fail
 from companion.errors import CompanionError, SettingError, UnwritableFileError
-from companion.kit.layouts import load_layout
+from companion.kit.layouts import layout_names, load_layout
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
 from companion.statedir import camera_profile_path, default_calibration_path
@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out or default_calibration_path()
     try:
         layout = load_layout(args.layout)
+        out.parent.mkdir(parents=True, exist_ok=True)  # the camera's settings go there too
         gray = load_gray(args.image) if args.image else _from_camera(args.source, args.frames, out)
-        calibration = calibrate(gray, layout, make_decoder(args.decoder), args.layout)
-        out.parent.mkdir(parents=True, exist_ok=True)
+        calibration = calibrate(gray, layout, make_decoder(args.decoder), _layout_name(args.layout))
         save_calibration(calibration, out)
     except CompanionError as err:
         return fail("calibrate", err)
@@ -93,6 +93,12 @@ def _from_camera(spec: str, frames: int, out: Path) -> Gray:
         for _ in range(frames):
             source.read()
         return to_gray(source.read())
+
+
+def _layout_name(name_or_path: str) -> str:
+    """How the calibration names its layout: a shipped name as it is, a café's own file
+    by its full path, since `companion play` may run in another folder (the service's)."""
+    return name_or_path if name_or_path in layout_names() else str(Path(name_or_path).resolve())
 
 
 def _unwritable(path: Path, err: OSError) -> CompanionError:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from companion.app.lineup import Lineup
 from companion.app.loop import Camera, Loop
-from companion.app.service import service_manager
+from companion.app.service import ServiceManager, service_manager
 from companion.app.session import Session, Settings, check_auto_confirm
 from companion.cli.each import fail
 from companion.cli.parts import add_part_options
@@ -29,12 +29,13 @@ from companion.controls.strip import TrackStrip, make_strip
 from companion.display.screen import DISPLAY_MODES, Screen, choose_mode
 from companion.errors import (
     CalibrationFileError,
-    CameraUnavailableError,
     CompanionError,
     HardwareError,
+    LayoutError,
     SettingError,
+    UnknownLayoutError,
 )
-from companion.journal import Journal, default_journal_path
+from companion.journal import Journal, StoredGame, default_journal_path
 from companion.kit.layouts import load_layout
 from companion.rules import RULESETS, Ruleset, find_ruleset
 from companion.sources.guarded import GuardedSource
@@ -47,6 +48,13 @@ from companion.vision.stabilise import Stabiliser
 
 T = TypeVar("T")
 
+DEFAULT_RULESET = "odyssey"
+"""The ruleset of a new game when none is named."""
+JOURNAL_OPEN_SECONDS = 30.0
+"""Time allowed for opening a small journal, on top of the service's own start time."""
+SD_CARD_BYTES_PER_SECOND = 20e6
+"""A slow SD card's reading speed: the journal's check reads the whole file."""
+
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     """Register the subcommand."""
@@ -56,7 +64,11 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         description="Run the game: read the table, propose each round's score, keep it "
         "in the journal on Confirm, move the rabbits. Resumes the journal's unfinished game.",
     )
-    parser.add_argument("--ruleset", default="odyssey", help=f"one of {', '.join(RULESETS)}")
+    parser.add_argument(
+        "--ruleset",
+        help=f"one of {', '.join(RULESETS)} (default {DEFAULT_RULESET}; a resumed game keeps "
+        "its own)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -94,11 +106,14 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play until a player quits; the journal keeps every confirmed round."""
+    service = service_manager(os.environ)
+    path = args.journal or default_journal_path()
     try:
         with ExitStack() as stack:
-            journal, recovered = Journal.open_or_recover(args.journal or default_journal_path())
+            service.extend_start(journal_check_seconds(path))
+            journal, recovered = Journal.open_or_recover(path)
             stack.enter_context(journal)
-            loop = _loop(args, journal, stack)
+            loop = _loop(args, journal, stack, service)
             if recovered:
                 loop.session.say(recovered, 0.0)
             signal.signal(signal.SIGTERM, lambda *_: loop.stop())
@@ -108,26 +123,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _loop(args: argparse.Namespace, journal: Journal, stack: ExitStack) -> Loop:
+def _loop(
+    args: argparse.Namespace,
+    journal: Journal,
+    stack: ExitStack,
+    service: ServiceManager | None = None,
+) -> Loop:
     """The loop with every part the options ask for."""
     camera, camera_note = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
     settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
     stored = None if args.new_game else journal.resume()
+    if stored is not None and _asks_for_another_game(args, stored):
+        print(
+            f"companion play: the players or ruleset given differ from game {stored.id}'s, "
+            "which is left unfinished; starting a new game",
+            file=sys.stderr,
+            flush=True,
+        )
+        stored = None
     if stored is not None:
         session = Session.resumed(stored, journal, settings)
-        if args.players or args.option:
-            print(
-                f"companion play: going on with game {stored.id} as it was set up; "
-                "--new-game starts a new one with these players and options",
-                file=sys.stderr,
-                flush=True,
-            )
     else:
         session = Session(_ruleset(args), _lineup(args.players), journal, settings)
     screen = stack.enter_context(Screen(mode=choose_mode(args.display)))
     start = time.monotonic()
-    service = service_manager(os.environ)
     loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera, service=service)
     loop.camera_note = camera_note
     if camera is not None:
@@ -159,14 +179,14 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
     path = args.calibration or default_calibration_path()
     try:
         calibration = load_calibration(path)
-    except CalibrationFileError as err:
+        layout = load_layout(calibration.layout)
+    except (CalibrationFileError, LayoutError, UnknownLayoutError) as err:
         note = (
             f"no calibration: {err}. Put the empty board under the camera and run "
             "companion calibrate; until then the game is entered by hand (press Fix)"
         )
         print(f"companion play: {note}", file=sys.stderr, flush=True)
         return None, note
-    layout = load_layout(calibration.layout)
     reader = TableReader(calibration, layout, make_decoder(args.decoder))
     spec, profile = args.source, camera_profile_path(path)
     camera = Camera(
@@ -176,13 +196,32 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
     )
     try:
         camera.source = camera.open_source()
-    except CameraUnavailableError as err:
+    except CompanionError as err:  # shown, and tried again, as the loop does later
         camera.problem = f"camera not available: {err}"
     return camera, ""
 
 
+def _asks_for_another_game(args: argparse.Namespace, stored: StoredGame) -> bool:
+    """Whether the options name other players or another ruleset than the stored game
+    has: a table's options changed between games. The same options (a restart) resume."""
+    game = stored.game
+    if args.players:
+        lineup = _lineup(args.players)
+        players = game.seating.players
+        if lineup != Lineup(players, tuple(stored.colours[p] for p in players)):
+            return True
+    return bool(args.ruleset or args.option) and _ruleset(args) != game.ruleset
+
+
+def journal_check_seconds(path: Path) -> float:
+    """How long opening the journal may take: it is checked whole at every start,
+    at SD card speed, and a damaged one is copied out."""
+    size = path.stat().st_size if path.is_file() else 0
+    return JOURNAL_OPEN_SECONDS + 2 * size / SD_CARD_BYTES_PER_SECOND
+
+
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    ruleset = find_ruleset(args.ruleset)
+    ruleset = find_ruleset(args.ruleset or DEFAULT_RULESET)
     options: dict[str, int | None] = {}
     for entry in args.option:
         name, _, value = entry.partition("=")

@@ -104,15 +104,25 @@ class Journal(Closing):
     ) -> tuple["Journal", str | None]:
         """Open the journal; if it is damaged, move it aside and salvage it into a fresh one.
 
+        Damaged means SQLite's check fails, or the game to resume cannot be read back
+        (damage inside a round's text, which the check does not read).
+
         Returns the journal and, after a recovery, a message for the screen saying what
         was kept. Raises only when no journal can be written at `path` at all
         (`UnwritableFileError`) or SQLite cannot run there (`JournalError`).
         """
         path = Path(path)
         try:
-            return cls(path, clock=clock), None
+            journal = cls(path, clock=clock)
         except JournalCorruptError:
             pass
+        else:
+            try:
+                journal.resume()
+            except JournalError:  # damage SQLite's check cannot see: a round's text
+                journal.close()
+            else:
+                return journal, None
         aside = move_aside(path, clock())
         journal = cls(path, clock=clock)
         try:
@@ -542,6 +552,10 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
                 f"{mode} mode); keep the journal on the Pi's own disk"
             )
         conn.execute("PRAGMA synchronous = FULL")
+        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+        size = path.stat().st_size if path.exists() else 0
+        if size % int(page_size):
+            raise corrupt(path, f"{size} bytes is not a whole number of {page_size}-byte pages")
         problems = [str(problem) for (problem,) in conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
             raise corrupt(path, "quick_check: " + "; ".join(problems))

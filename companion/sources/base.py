@@ -29,3 +29,9 @@ class FrameSource(Closing):
     @abc.abstractmethod
     def close(self) -> None:
         """Let the camera or file go; safe to call twice."""
+
+    @property
+    def stuck(self) -> bool:
+        """Whether a read that never returned still holds the camera, even after
+        `close`: then only a new process frees it."""
+        return False

@@ -86,6 +86,11 @@ class GuardedSource(FrameSource):
             )
         return outcome
 
+    @property
+    def stuck(self) -> bool:
+        """A read missed its deadline and has still not returned."""
+        return self._stalled and self._worker.is_alive()
+
     def close(self) -> None:
         """Let the source go, on the worker thread: a source stuck in a read is closed
         when (if ever) that read returns, and the loop does not wait for it."""

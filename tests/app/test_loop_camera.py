@@ -2,17 +2,20 @@
 and the camera is tried again until it works."""
 
 import threading
+import time
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
 
 from companion.app.loop import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Loop
+from companion.app.service import ServiceManager
 from companion.app.session import Session, Settings
 from companion.controls.actions import Action, Press
 from companion.controls.light import Status, StatusLight
 from companion.display.view import Phase
-from companion.errors import CameraLostError, HardwareUnavailableError
+from companion.errors import CameraLostError, CameraUnavailableError, HardwareUnavailableError
 from companion.journal import Journal
 from companion.sources.base import Frame, FrameSource
 from companion.sources.guarded import GuardedSource
@@ -186,6 +189,111 @@ def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_pla
             assert len(opened) == 2, "the camera is opened again"
             assert screen.views[-1].camera is not None and screen.views[-1].camera.working
             assert camera.frames == 2
+        finally:
+            release.set()
+            screen.close()
+
+
+class RecordingService(ServiceManager):
+    """A service manager that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def ready(self) -> None:
+        self.told.append("ready")
+
+    def alive(self, now: float) -> None:
+        self.told.append("alive")
+
+    def extend_start(self, seconds: float) -> None:
+        self.told.append("extend")
+
+    def stopping(self) -> None:
+        self.told.append("stopping")
+
+
+def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_restart(
+    tmp_path: Path,
+) -> None:
+    board = layout()
+    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
+    release = threading.Event()
+    stuck = FailingTable(table, "stalls", release)
+    opened: list[str] = []
+
+    def open_camera() -> FrameSource:
+        if opened:
+            opened.append("busy")
+            raise CameraUnavailableError("camera 0 is in use")
+        opened.append("opened")
+        return GuardedSource(stuck, stall_seconds=2.0)
+
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
+    service = RecordingService()
+    now = [0.0]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: now[0], camera, service=service)
+        try:
+            loop.step()
+            stuck.failing = True
+            for _ in range(FAILURES_IN_A_ROW):
+                loop.step()
+            assert not loop.wedged, "a stalled camera is first opened again"
+            now[0] += RETRY_SECONDS
+            loop.step()
+            assert opened == ["opened", "busy"]
+            assert loop.wedged
+            assert session.message.startswith("the camera is stuck in a read that never returned")
+            loop.quit = False
+            runner = threading.Thread(target=loop.run)
+            runner.start()
+            while len(screen.views) < 8:
+                time.sleep(0.05)
+            loop.stop()
+            runner.join(timeout=10)
+            assert service.told == ["ready", "stopping"], "no watchdog feed while wedged"
+        finally:
+            release.set()
+            screen.close()
+
+
+def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(tmp_path: Path) -> None:
+    board = layout()
+    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
+    release = threading.Event()
+    sources: list[GuardedSource] = []
+
+    def open_camera() -> FrameSource:
+        if sources and sources[-1].stuck:
+            raise CameraUnavailableError("camera 0 is in use")
+        sources.append(GuardedSource(FailingTable(table, "stalls", release), stall_seconds=2.0))
+        return sources[-1]
+
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
+    now = [0.0]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: now[0], camera)
+        try:
+            loop.step()
+            cast(FailingTable, sources[0].source).failing = True
+            for _ in range(FAILURES_IN_A_ROW):
+                loop.step()
+            now[0] += RETRY_SECONDS
+            loop.step()
+            assert loop.wedged
+            release.set()
+            sources[0]._worker.join(timeout=5)
+            now[0] += RETRY_SECONDS
+            loop.step()
+            assert not loop.wedged and len(sources) == 2
+            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
         finally:
             release.set()
             screen.close()

@@ -107,3 +107,8 @@ def test_a_watchdog_meant_for_another_process_is_left_alone(tmp_path: Path) -> N
 def test_a_malformed_watchdog_period_is_a_setting_error(usec: str) -> None:
     with pytest.raises(SettingError, match="WATCHDOG_USEC"):
         service_manager({"NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": usec})
+
+
+def test_a_long_start_asks_systemd_for_more_time(tmp_path: Path, listener: socket.socket) -> None:
+    service_manager({"NOTIFY_SOCKET": str(tmp_path / "notify")}).extend_start(95.5)
+    assert listener.recv(64) == b"EXTEND_TIMEOUT_USEC=95500000"

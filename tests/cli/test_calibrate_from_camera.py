@@ -93,3 +93,22 @@ def test_without_a_calibration_the_game_is_played_by_hand_and_the_screen_says_wh
     assert str(state / "calibration.json") in shown.status
     assert "companion calibrate" in shown.status and "entered by hand" in shown.status
     assert "companion play: no calibration" in capsys.readouterr().err
+
+
+def test_a_layout_file_is_kept_by_its_full_path_for_play_in_another_folder(
+    tmp_path: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frames = board_frames(tmp_path / "camera", 1)
+    (tmp_path / "my-board.json").write_text(Path(LAYOUT_NAME).read_text())
+    monkeypatch.chdir(tmp_path)
+    command = ["calibrate", "--source", f"folder:{frames}", "--frames", "0"]
+    assert main([*command, "--layout", "my-board.json"]) == 0
+    assert load_calibration(state / "calibration.json").layout == str(tmp_path / "my-board.json")
+
+
+def test_calibrate_from_the_camera_makes_the_state_folder(tmp_path: Path, state: Path) -> None:
+    frames = board_frames(tmp_path / "camera", 1)
+    assert not state.exists()
+    command = ["calibrate", "--source", f"folder:{frames}", "--frames", "0"]
+    assert main([*command, "--layout", LAYOUT_NAME]) == 0
+    assert (state / "calibration.json").is_file()

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from companion.cli import build_parser, main
-from companion.cli.play import _loop
+from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.journal import Journal
 from companion.rules import Game, Reveal, find_ruleset
+from companion.statedir import STATE_DIR_VARIABLE
+from companion.vision.calibration import save_calibration
+from tests.vision.scenes import calibration
 
 ROUND_1 = Reveal({1: "Ann", 2: "Ben", 3: "Cleo", 4: "Ben", 5: "Cleo"}, {"Ben": (1,), "Cleo": (1,)})
 
@@ -69,3 +72,62 @@ def test_bad_options_are_one_line_errors(
     error = capsys.readouterr().err
     assert error.startswith("companion play: ") and message in error
     assert error.count("\n") == 1
+
+
+def test_the_time_to_open_a_journal_grows_with_its_size(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite"
+    assert journal_check_seconds(journal) == JOURNAL_OPEN_SECONDS
+    with open(journal, "wb") as file:
+        file.truncate(2_000_000_000)
+    assert journal_check_seconds(journal) == JOURNAL_OPEN_SECONDS + 200
+
+
+def stored_game(path: Path) -> int:
+    game = Game.start(find_ruleset("odyssey"), ("Ann", "Ben", "Cleo"), "Ann")
+    with Journal(path) as journal:
+        game_id = journal.start_game(game, {"Ann": "red", "Ben": "blue", "Cleo": "green"})
+        journal.commit_round(game_id, game.play(ROUND_1))
+    return game_id
+
+
+@pytest.mark.parametrize(
+    ("options", "resumed"),
+    [
+        (["--players", "Ann=red", "Ben=blue", "Cleo=green"], True),
+        (["--players", "Ann=red", "Ben=blue", "Cleo=green", "--ruleset", "odyssey"], True),
+        (["--players", "Ann=red", "Ben=green", "Cleo=blue"], False),
+        (["--players", "4"], False),
+        (["--players", "Ann=red", "Ben=blue", "Cleo=green", "--ruleset", "classic"], False),
+        (["--players", "Ann=red", "Ben=blue", "Cleo=green", "--option", "target=20"], False),
+    ],
+)
+def test_the_same_options_resume_and_changed_players_or_rules_start_a_new_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], resumed: bool
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    game_id = stored_game(path)
+    args = build_parser().parse_args(
+        ["play", "--source", "none", "--display", "headless", "--journal", str(path), *options]
+    )
+    with Journal(path) as journal, ExitStack() as stack:
+        loop = _loop(args, journal, stack)
+        assert (loop.session.game_id == game_id) is resumed
+        assert (loop.session.game.round_number == 2) is resumed
+    said = capsys.readouterr().err
+    assert ("starting a new game" in said) is not resumed
+
+
+def test_a_damaged_camera_profile_is_shown_and_retried_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(STATE_DIR_VARIABLE, str(tmp_path))
+    save_calibration(calibration(), tmp_path / "calibration.json")
+    (tmp_path / "calibration.camera.json").write_text("{ not json")
+    args = build_parser().parse_args(
+        ["play", "--source", "picamera", "--display", "headless", "--players", "4"]
+    )
+    with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
+        loop = _loop(args, journal, stack)
+        assert loop.camera is not None and loop.camera.source is None
+        assert loop.camera.problem.startswith("camera not available: ")
+        assert "calibration.camera.json" in loop.camera.problem

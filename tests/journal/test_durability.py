@@ -1,11 +1,16 @@
 """A SIGKILL at any moment leaves whole rounds: each commit is one SQLite transaction.
 
 A child process plays a shipped example game into a journal, again and again, round after round
-with a 50 KB frame each, and says on stdout which round it has committed once
-`commit_round` returns. The parent kills it with SIGKILL after a random delay
-(seeded), reopens the journal and checks it: sound, rounds 1..k without a gap,
-every round with both pictures, every game replaying legally, and nothing the
-child had reported committed missing.
+with a 50 KB frame each, and says on stdout which round it is storing before
+`commit_round` and that it has stored it once `commit_round` returns. The parent
+kills it with SIGKILL after a random delay (seeded), reopens the journal and checks
+it: sound, rounds 1..k without a gap, every round with both pictures, every game
+replaying legally, nothing the child had reported stored missing, and nothing
+beyond the round it was storing.
+
+Each kill costs a Python start-up, so the next child is started while the last one
+is being checked; it imports, says it is ready and waits for a line on stdin before
+it opens the journal, so two children never write the same file.
 """
 
 import os
@@ -15,17 +20,22 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion.gamefile import game_document
 from companion.journal import GameStatus, Journal
 from tests.journal.helpers import ROOT, example
 
-KILLS = 60
-"""Kills per run; each costs a Python start-up (about a tenth of a second)."""
+KILLS = 240
+"""Kills per run (about a fifth of a second each, start-ups overlapped with checks)."""
 
 KILLS_PER_FILE = 10
 """Kills before the next journal file, so that checking a grown file stays quick."""
+
+MOST_DELAY_SECONDS = 0.12
+"""Longest wait between letting a child go and killing it: long enough for a few
+dozen commits, short enough that a kill often lands while it opens the journal."""
 
 FRAME_BYTES = 50_000
 OVERLAY_BYTES = 8_000
@@ -41,6 +51,7 @@ record = parse_game(open(example).read())
 colours = {{p: p for p in record.start.seating.players}}
 rng = random.Random(seed)
 print("ready", flush=True)
+sys.stdin.readline()
 with Journal(path) as journal:
     while True:
         stored = journal.resume()
@@ -50,17 +61,28 @@ with Journal(path) as journal:
             game_id, game = stored.id, stored.game
         for reveal in record.reveals[len(game.played):]:
             game = game.play(reveal)
-            journal.commit_round(
-                game_id, game, frame=rng.randbytes({FRAME_BYTES}),
-                overlay=rng.randbytes({OVERLAY_BYTES}),
-            )
-            print(game_id, len(game.played), flush=True)
+            frame, overlay = rng.randbytes({FRAME_BYTES}), rng.randbytes({OVERLAY_BYTES})
+            print("storing", game_id, len(game.played), flush=True)
+            journal.commit_round(game_id, game, frame=frame, overlay=overlay)
+            print("stored", game_id, len(game.played), flush=True)
 """
 
 
-def run_until_killed(path: Path, seed: int, delay: float) -> list[tuple[int, int]]:
-    """Start the child, kill it `delay` seconds after it is ready; the rounds it reported."""
-    child = subprocess.Popen(
+@dataclass(frozen=True)
+class Killed:
+    """What a killed child said before it died."""
+
+    stored: list[tuple[int, int]]
+    """Game and round of every `commit_round` that returned."""
+    storing: dict[int, int]
+    """The highest round of each game whose `commit_round` had begun."""
+    inside_commit: bool
+    """Whether the kill landed between "storing" and "stored"."""
+
+
+def start_child(path: Path, seed: int) -> subprocess.Popen[str]:
+    """A child that imports what it needs, says it is ready and waits to be let go."""
+    return subprocess.Popen(
         [
             sys.executable,
             "-c",
@@ -69,22 +91,42 @@ def run_until_killed(path: Path, seed: int, delay: float) -> list[tuple[int, int
             str(ROOT / "examples" / f"{EXAMPLE}.json"),
             str(seed),
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
     )
-    assert child.stdout is not None
-    assert child.stdout.readline() == "ready\n"
-    time.sleep(delay)
+
+
+def let_go(child: subprocess.Popen[str]) -> None:
+    """Once the child is ready, let it open its journal and commit."""
+    assert child.stdout is not None and child.stdin is not None
+    said = child.stdout.readline()
+    assert said == "ready\n", f"the child did not start: {said!r}"
+    child.stdin.write("go\n")
+    child.stdin.close()
+
+
+def kill(child: subprocess.Popen[str]) -> None:
     os.kill(child.pid, signal.SIGKILL)
+    assert child.wait() == -signal.SIGKILL
+
+
+def what_it_said(child: subprocess.Popen[str]) -> Killed:
+    """The complete lines a killed child wrote (a kill can cut the last one short)."""
+    assert child.stdout is not None
     out = child.stdout.read()
     child.stdout.close()
-    assert child.wait() == -signal.SIGKILL
-    complete = out.split("\n")[:-1]  # a kill can cut the last line short
-    return [(int(g), int(n)) for g, n in (line.split() for line in complete)]
+    lines = [line.split() for line in out.split("\n")[:-1]]
+    stored = [(int(g), int(n)) for word, g, n in lines if word == "stored"]
+    storing: dict[int, int] = {}
+    for word, g, n in lines:
+        if word == "storing":
+            storing[int(g)] = max(storing.get(int(g), 0), int(n))
+    return Killed(stored, storing, bool(lines) and lines[-1][0] == "storing")
 
 
-def check(path: Path, reported: list[tuple[int, int]]) -> int:
+def check(path: Path, killed: Killed) -> int:
     """Check the journal after a kill; returns the rounds stored in all."""
     conn = sqlite3.connect(path)
     try:
@@ -108,20 +150,48 @@ def check(path: Path, reported: list[tuple[int, int]]) -> int:
             assert game_document(game)["rounds"] == expected[: summary.rounds]
             stored += summary.rounds
         held = {g.id: g.rounds for g in summaries}
-        for game_id, number in reported:
+        for game_id, number in killed.stored:
             assert held[game_id] >= number
+        for game_id, number in killed.storing.items():
+            assert held[game_id] <= number
     return stored
 
 
 def test_a_kill_at_any_moment_leaves_whole_rounds(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     stored: dict[Path, int] = {}
-    commits = 0
-    for attempt in range(KILLS):
-        path = tmp_path / f"journal-{attempt // KILLS_PER_FILE}.sqlite"
-        reported = run_until_killed(path, attempt, rng.uniform(0.0, 0.12))
-        commits += len(reported)
-        now = check(path, reported)
-        assert now >= stored.get(path, 0)
-        stored[path] = now
+    commits = inside_commit = 0
+    started = time.perf_counter()
+
+    def path_of(attempt: int) -> Path:
+        return tmp_path / f"journal-{attempt // KILLS_PER_FILE}.sqlite"
+
+    child = start_child(path_of(0), 0)
+    try:
+        for attempt in range(KILLS):
+            let_go(child)
+            time.sleep(rng.uniform(0.0, MOST_DELAY_SECONDS))
+            kill(child)
+            killed = what_it_said(child)
+            if attempt + 1 < KILLS:  # its start-up overlaps the check below
+                child = start_child(path_of(attempt + 1), attempt + 1)
+            commits += len(killed.stored)
+            inside_commit += killed.inside_commit
+            path = path_of(attempt)
+            now = check(path, killed)
+            assert now >= stored.get(path, 0)
+            stored[path] = now
+            if path_of(attempt + 1) != path:  # done with it: a few MB a kill
+                for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    name.unlink(missing_ok=True)
+    finally:
+        if child.poll() is None:
+            kill(child)
+    seconds = time.perf_counter() - started
+    print(
+        f"\n{KILLS} kills ({inside_commit} inside commit_round), {commits} commits survived, "
+        f"{KILLS} checks of {len(stored)} journals holding {sum(stored.values())} rounds, "
+        f"{seconds:.0f} s"
+    )
     assert commits > KILLS
+    assert inside_commit > 0
