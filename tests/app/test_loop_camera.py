@@ -3,6 +3,9 @@ and the camera is tried again until it works."""
 
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
@@ -138,6 +141,46 @@ class FailingTable(FrameSource):
         """The simulated table stays with the test."""
 
 
+@dataclass
+class Rig:
+    """The loop at a simulated table, its camera opened by the test, a manual clock."""
+
+    loop: Loop
+    camera: Camera
+    screen: RecordingScreen
+    session: Session
+    now: list[float]
+
+
+@contextmanager
+def rig(
+    tmp_path: Path, open_camera: Callable[[], FrameSource], service: ServiceManager | None = None
+) -> Iterator[Rig]:
+    board = layout()
+    reader = TableReader(calibration(), board, make_decoder())
+    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
+    now = [0.0]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        screen = RecordingScreen()
+        loop = Loop(session, screen, lambda: now[0], camera, service=service)
+        try:
+            yield Rig(loop, camera, screen, session, now)
+        finally:
+            screen.close()
+
+
+def empty_table() -> SimulatedTable:
+    return SimulatedTable(Scene(layout(), KIT), POSE, MILD, np.random.default_rng(5))
+
+
+def lose(table: Rig) -> None:
+    """Step until the failing camera counts as lost."""
+    for _ in range(FAILURES_IN_A_ROW):
+        table.now[0] += 0.1
+        table.loop.step()
+
+
 @pytest.mark.parametrize(
     ("mode", "said"),
     [
@@ -149,49 +192,40 @@ class FailingTable(FrameSource):
 def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_play_goes_on(
     tmp_path: Path, mode: str, said: str
 ) -> None:
-    board = layout()
-    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
+    simulated = empty_table()
     release = threading.Event()
     opened: list[FailingTable] = []
 
     def open_camera() -> FrameSource:
-        opened.append(FailingTable(table, mode, release))
+        opened.append(FailingTable(simulated, mode, release))
         return GuardedSource(opened[-1], stall_seconds=2.0)
 
-    reader = TableReader(calibration(), board, make_decoder())
-    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
-    now = [0.0]
-    with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
-        screen = RecordingScreen()
-        loop = Loop(session, screen, lambda: now[0], camera)
-        try:
-            loop.post(Press(Action.CONFIRM))
-            loop.step()
-            assert len(opened) == 1 and camera.frames == 1
+    try:
+        with rig(tmp_path, open_camera) as table:
+            table.loop.post(Press(Action.CONFIRM))
+            table.loop.step()
+            assert len(opened) == 1 and table.camera.frames == 1
 
             opened[0].failing = True
-            for _ in range(FAILURES_IN_A_ROW):
-                now[0] += 0.1
-                loop.step()
-            view = screen.views[-1]
+            lose(table)
+            view = table.screen.views[-1]
             assert view.camera is not None and not view.camera.working
             assert said in view.camera.status and "trying again" in view.camera.status
             assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
-            loop.post(Press(Action.FIX))
-            loop.step()
-            assert screen.views[-1].phase is Phase.EDITING
-            loop.post(Press(Action.BACK))
-            loop.step()
+            table.loop.post(Press(Action.FIX))
+            table.loop.step()
+            assert table.screen.views[-1].phase is Phase.EDITING
+            table.loop.post(Press(Action.BACK))
+            table.loop.step()
 
-            now[0] += RETRY_SECONDS
-            loop.step()
+            table.now[0] += RETRY_SECONDS
+            table.loop.step()
             assert len(opened) == 2, "the camera is opened again"
-            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
-            assert camera.frames == 2
-        finally:
-            release.set()
-            screen.close()
+            shown = table.screen.views[-1].camera
+            assert shown is not None and shown.working
+            assert table.camera.frames == 2
+    finally:
+        release.set()
 
 
 class RecordingService(ServiceManager):
@@ -216,10 +250,8 @@ class RecordingService(ServiceManager):
 def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_restart(
     tmp_path: Path,
 ) -> None:
-    board = layout()
-    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
     release = threading.Event()
-    stuck = FailingTable(table, "stalls", release)
+    stuck = FailingTable(empty_table(), "stalls", release)
     opened: list[str] = []
 
     def open_camera() -> FrameSource:
@@ -229,71 +261,56 @@ def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_r
         opened.append("opened")
         return GuardedSource(stuck, stall_seconds=2.0)
 
-    reader = TableReader(calibration(), board, make_decoder())
-    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
     service = RecordingService()
-    now = [0.0]
-    with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
-        screen = RecordingScreen()
-        loop = Loop(session, screen, lambda: now[0], camera, service=service)
-        try:
-            loop.step()
+    try:
+        with rig(tmp_path, open_camera, service) as table:
+            table.loop.step()
             stuck.failing = True
-            for _ in range(FAILURES_IN_A_ROW):
-                loop.step()
-            assert not loop.wedged, "a stalled camera is first opened again"
-            now[0] += RETRY_SECONDS
-            loop.step()
+            lose(table)
+            assert not table.loop.wedged, "a stalled camera is first opened again"
+            table.now[0] += RETRY_SECONDS
+            table.loop.step()
             assert opened == ["opened", "busy"]
-            assert loop.wedged
-            assert session.message.startswith("the camera is stuck in a read that never returned")
-            loop.quit = False
-            runner = threading.Thread(target=loop.run)
+            assert table.loop.wedged
+            assert table.session.message.startswith(
+                "the camera is stuck in a read that never returned"
+            )
+            runner = threading.Thread(target=table.loop.run)
             runner.start()
-            while len(screen.views) < 8:
+            while len(table.screen.views) < 8:
                 time.sleep(0.05)
-            loop.stop()
+            table.loop.stop()
             runner.join(timeout=10)
             assert service.told == ["ready", "stopping"], "no watchdog feed while wedged"
-        finally:
-            release.set()
-            screen.close()
+    finally:
+        release.set()
 
 
 def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(tmp_path: Path) -> None:
-    board = layout()
-    table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(5))
+    simulated = empty_table()
     release = threading.Event()
     sources: list[GuardedSource] = []
 
     def open_camera() -> FrameSource:
         if sources and sources[-1].stuck:
             raise CameraUnavailableError("camera 0 is in use")
-        sources.append(GuardedSource(FailingTable(table, "stalls", release), stall_seconds=2.0))
+        sources.append(GuardedSource(FailingTable(simulated, "stalls", release), 2.0))
         return sources[-1]
 
-    reader = TableReader(calibration(), board, make_decoder())
-    camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
-    now = [0.0]
-    with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
-        screen = RecordingScreen()
-        loop = Loop(session, screen, lambda: now[0], camera)
-        try:
-            loop.step()
+    try:
+        with rig(tmp_path, open_camera) as table:
+            table.loop.step()
             cast(FailingTable, sources[0].source).failing = True
-            for _ in range(FAILURES_IN_A_ROW):
-                loop.step()
-            now[0] += RETRY_SECONDS
-            loop.step()
-            assert loop.wedged
+            lose(table)
+            table.now[0] += RETRY_SECONDS
+            table.loop.step()
+            assert table.loop.wedged
             release.set()
             sources[0]._worker.join(timeout=5)
-            now[0] += RETRY_SECONDS
-            loop.step()
-            assert not loop.wedged and len(sources) == 2
-            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
-        finally:
-            release.set()
-            screen.close()
+            table.now[0] += RETRY_SECONDS
+            table.loop.step()
+            assert not table.loop.wedged and len(sources) == 2
+            shown = table.screen.views[-1].camera
+            assert shown is not None and shown.working
+    finally:
+        release.set()
