@@ -89,6 +89,8 @@ def _headline(session: Session, camera: CameraView | None) -> str:
             return f"Who tells first? {session.lineup.names[session.chosen]}"
         case Phase.PROPOSAL:
             return f"Round {number}: confirm the score?"
+        case Phase.CLEARING if not game.played:
+            return f"{game.first_storyteller} tells first. Clear the table"
         case Phase.CLEARING:
             return f"Round {len(game.played)} scored. Clear the table for round {number}"
         case Phase.EDITING:

@@ -1,9 +1,9 @@
 """The camera check: is there a camera, and does it give a usable picture?
 
 The camera is opened once, as `companion play` opens it (the same source, the same
-camera profile beside the calibration, the same deadline and black-picture guard),
-and a few frames are read. The last one is what the board and tag checks look at,
-so the whole doctor sees the table exactly as the game would.
+camera profile beside the calibration, the same deadline), and a few frames are read;
+black ones, which the game takes as a lost camera, are counted. The last one is what
+the board and tag checks look at, so the whole doctor sees the table as the game would.
 """
 
 from dataclasses import dataclass, field
@@ -23,7 +23,7 @@ from companion.errors import (
     UnwritableFileError,
 )
 from companion.rules.wording import count
-from companion.sources.base import Frame, FrameSource
+from companion.sources.base import Frame
 from companion.sources.guarded import GuardedSource, is_black
 from companion.sources.picamera import CameraProfile, Picamera2Source
 from companion.sources.registry import SOURCE_FORMS, open_source
@@ -99,25 +99,6 @@ class Capture:
         return None if self.frame is None else float(np.mean(to_gray(self.frame)))
 
 
-class _Metered(FrameSource):
-    """A source that remembers the last frame it handed out: the guard turns a black
-    frame into `CameraLostError`, and the doctor still wants to say how dark it was."""
-
-    def __init__(self, source: FrameSource) -> None:
-        self.source = source
-        self.description = source.description
-        self.count = 0
-        self.last: Frame | None = None
-
-    def read(self) -> Frame:
-        frame = self.source.read()
-        self.last, self.count = frame, self.count + 1
-        return frame
-
-    def close(self) -> None:
-        self.source.close()
-
-
 def capture(settings: Settings, stall_seconds: float) -> Capture:
     """Open the source as `companion play` does and read `settings.frames` frames.
 
@@ -132,28 +113,25 @@ def capture(settings: Settings, stall_seconds: float) -> Capture:
         inner = open_source(settings.source, keep)
     except CalibrationFileError:
         inner = open_source(settings.source, None)
-    metered = _Metered(inner)
     delivered = black = 0
     failures: list[str] = []
     ended = False
     unsaved = ""
     last: Frame | None = None
-    with GuardedSource(metered, stall_seconds) as source:
+    with GuardedSource(inner, stall_seconds, refuse_black=False) as source:
         for _ in range(settings.frames):
-            before = metered.count
             try:
                 last = source.read()
-                delivered += 1
             except SourceEndedError:
                 ended = True
                 break
             except UnwritableFileError as err:  # settled and held, but not saved
                 unsaved = str(err)
             except CameraLostError as err:
-                if metered.count > before and metered.last is not None and is_black(metered.last):
-                    last, delivered, black = metered.last, delivered + 1, black + 1
-                else:
-                    failures.append(str(err))
+                failures.append(str(err))
+            else:
+                delivered += 1
+                black += is_black(last)
     return Capture(
         description=inner.description,
         wanted=settings.frames,

@@ -44,12 +44,17 @@ def is_black(frame: Frame) -> bool:
 class GuardedSource(FrameSource):
     """Another source, read on a worker thread with a deadline and a black-frame check."""
 
-    def __init__(self, source: FrameSource, stall_seconds: float = STALL_SECONDS) -> None:
+    def __init__(
+        self, source: FrameSource, stall_seconds: float = STALL_SECONDS, refuse_black: bool = True
+    ) -> None:
         if not stall_seconds > 0:
             raise SettingError(f"stall_seconds must be positive, not {stall_seconds}")
         self.source = source
         self.description = source.description
         self.stall_seconds = stall_seconds
+        self.refuse_black = refuse_black
+        """Whether a black frame is a lost camera (the game), or handed on (the doctor,
+        which reports how many came black)."""
         self._requests: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._results: queue.SimpleQueue[Frame | Exception] = queue.SimpleQueue()
         self._stalled = False
@@ -79,7 +84,7 @@ class GuardedSource(FrameSource):
             raise CameraLostError(stalled) from None
         if isinstance(outcome, Exception):
             raise outcome
-        if is_black(outcome):
+        if self.refuse_black and is_black(outcome):
             raise CameraLostError(
                 f"{self.description}: the picture is black (is the lens covered, or the "
                 "camera failing?)"

@@ -57,6 +57,16 @@ def started(journal: Journal, auto_confirm: float | None = None) -> Session:
     return session
 
 
+def test_a_new_game_asks_for_a_clear_table_naming_the_first_storyteller(
+    journal: Journal,
+) -> None:
+    session = new_session(journal)
+    session.press(Press(Action.CONFIRM), 0.0)
+    assert session.phase is Phase.CLEARING
+    first = session.game.first_storyteller
+    assert present(session, 0.0, None).headline == f"{first} tells first. Clear the table"
+
+
 def test_an_owner_token_laid_alone_chooses_the_first_storyteller(journal: Journal) -> None:
     session = new_session(journal)
     session.see(EMPTY, True, 0.0)

@@ -2,10 +2,9 @@
 
 import dataclasses
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +15,7 @@ from companion.doctor.findings import Status
 from companion.doctor.settings import Settings
 from companion.sources.picamera import SETTLE_FRAMES, CameraProfile
 from tests.doctor.tables import board_image, folder_of, grey_image, settings
-from tests.sources.test_picamera_source import AfModeEnum, FakeCamera
+from tests.sources.test_picamera_source import FakeCamera, install_fake_modules
 
 STALL = 3.0
 
@@ -140,17 +139,7 @@ class BrightCamera(FakeCamera):
 @pytest.fixture
 def camera_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
     """Stand-ins for picamera2 and libcamera, fresh for each test."""
-
-    class Camera(BrightCamera):
-        made: ClassVar[list[FakeCamera]] = []
-
-    picamera2 = types.ModuleType("picamera2")
-    picamera2.Picamera2 = Camera  # type: ignore[attr-defined]
-    libcamera = types.ModuleType("libcamera")
-    libcamera.controls = types.SimpleNamespace(AfModeEnum=AfModeEnum)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "picamera2", picamera2)
-    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
-    yield Camera
+    yield install_fake_modules(monkeypatch, BrightCamera)
 
 
 def test_a_settled_camera_module_holds_its_values_and_saves_them_beside_the_calibration(

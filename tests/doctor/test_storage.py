@@ -1,7 +1,6 @@
 """The journal and disk space checks: what the journal holds, damage left as it is, room left."""
 
 import random
-import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
@@ -11,7 +10,7 @@ from companion.doctor import storage
 from companion.doctor.findings import Status
 from companion.doctor.storage import JournalStats, disk_check, journal_check
 from companion.journal import Journal
-from tests.journal.helpers import example, play_into
+from tests.journal.helpers import example, play_into, spoil_party_round_5
 
 GB = 1_000_000_000
 MB = 1_000_000
@@ -65,13 +64,7 @@ def test_a_round_that_no_longer_replays_is_damage_too(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         play_into(journal, example("party-1e-7-players"))
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "UPDATE rounds SET reveal = replace(reveal, '\"trap\":', '\"trap\":9') "
-        "WHERE game_id = 1 AND number = 5"
-    )
-    conn.commit()
-    conn.close()
+    spoil_party_round_5(path)
     finding, _ = journal_check(path)
     assert finding.status is Status.FAIL
     assert "game 1 cannot be replayed from its stored rounds" in finding.detail

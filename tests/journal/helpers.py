@@ -1,6 +1,7 @@
 """Small builders shared by the journal tests: example games played into a journal."""
 
 import random
+import sqlite3
 from pathlib import Path
 
 from companion.gamefile import GameRecord, parse_game
@@ -42,3 +43,15 @@ def play_into(
             overlay=frame_of(-number, 500) if images else None,
         )
     return game_id, game
+
+
+def spoil_party_round_5(path: Path) -> None:
+    """Make round 5 of game 1 (the party example) illegal behind the journal's back: a
+    trap on a slot that does not exist."""
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE rounds SET reveal = replace(reveal, '\"trap\":', '\"trap\":9') "
+        "WHERE game_id = 1 AND number = 5"
+    )
+    conn.commit()
+    conn.close()

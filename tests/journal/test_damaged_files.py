@@ -13,7 +13,7 @@ from companion.gamefile import GameRecord
 from companion.journal import GameStatus, Journal, RoundImages
 from companion.journal.recovery import move_aside
 from companion.journal.schema import SCHEMA_VERSION
-from tests.journal.helpers import colours, example, frame_of, play_into
+from tests.journal.helpers import colours, example, frame_of, play_into, spoil_party_round_5
 
 MOMENT = datetime(2026, 11, 21, 21, 5, 9, tzinfo=UTC)
 ASIDE = "journal.sqlite.corrupt-20261121T210509Z"
@@ -28,13 +28,7 @@ def real_journal(path: Path) -> None:
     classic game being played, whose last round carries a 300 KB frame at the file's end."""
     with Journal(path) as journal:
         play_into(journal, example("party-1e-7-players"))
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "UPDATE rounds SET reveal = replace(reveal, '\"trap\":', '\"trap\":9') "
-        "WHERE game_id = 1 AND number = 5"
-    )
-    conn.commit()
-    conn.close()
+    spoil_party_round_5(path)
     record = example("classic-1e-4-players")
     with Journal(path) as journal:
         game_id, game = play_into(journal, record, 3)

@@ -81,6 +81,11 @@ def test_black_frames_are_a_lost_camera_and_a_dim_table_is_not() -> None:
             guarded.read()
 
 
+def test_black_frames_can_be_handed_on_for_a_check_that_counts_them() -> None:
+    with GuardedSource(ScriptedSource(grey(0)), STALL, refuse_black=False) as guarded:
+        assert int(guarded.read().max()) == 0
+
+
 def test_a_black_frame_is_told_by_its_mean_not_its_darkest_pixel() -> None:
     frame = grey(0)
     frame[::2] = 60

@@ -112,12 +112,14 @@ class FakeCamera:
         return [argument for called, argument in self.calls if called == name]
 
 
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
-    """Installs stand-ins for the picamera2 and libcamera modules, fresh for each test."""
+def install_fake_modules(
+    monkeypatch: pytest.MonkeyPatch, camera: type[FakeCamera]
+) -> type[FakeCamera]:
+    """Stand-ins for the picamera2 and libcamera modules, with a fresh subclass of
+    `camera` (its own list of cameras made) as picamera2's camera class."""
 
-    class Camera(FakeCamera):
-        made: ClassVar[list["FakeCamera"]] = []
+    class Camera(camera):  # type: ignore[valid-type,misc]
+        made: ClassVar[list[FakeCamera]] = []
 
     picamera2 = types.ModuleType("picamera2")
     picamera2.Picamera2 = Camera  # type: ignore[attr-defined]
@@ -125,7 +127,13 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
     libcamera.controls = types.SimpleNamespace(AfModeEnum=AfModeEnum)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "picamera2", picamera2)
     monkeypatch.setitem(sys.modules, "libcamera", libcamera)
-    yield Camera
+    return Camera
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
+    """Installs stand-ins for the picamera2 and libcamera modules, fresh for each test."""
+    yield install_fake_modules(monkeypatch, FakeCamera)
 
 
 def the_camera(fake: type[FakeCamera]) -> FakeCamera:
