@@ -21,7 +21,7 @@ from companion.doctor.findings import EXIT_FAILED, TITLE, Finding
 from companion.doctor.settings import FRAMES, NO_SOURCE
 from companion.errors import CompanionError, UnknownSourceError
 from companion.journal import default_journal_path
-from companion.sources.registry import SOURCE_FORMS, SOURCE_KINDS
+from companion.sources.registry import SOURCE_FORMS, SOURCE_KINDS, scheme_of
 from companion.statedir import default_calibration_path
 from companion.vision.decode import DECODERS, make_decoder
 
@@ -109,7 +109,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _check_source(spec: str) -> None:
     """Refuse a `--source` of no known kind before the doctor starts."""
     schemes = {kind.scheme for kind in SOURCE_KINDS} | {NO_SOURCE}
-    if spec.partition(":")[0].strip().lower() not in schemes:
+    if scheme_of(spec) not in schemes:
         raise UnknownSourceError(
             f"--source {spec}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
         )

@@ -18,6 +18,7 @@ from companion.controls.light import LightPins
 from companion.controls.strip import StripDriver, make_strip
 from companion.errors import SettingError
 from companion.sources.guarded import STALL_SECONDS
+from companion.sources.registry import scheme_of
 from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.decode import Decoder
 
@@ -69,7 +70,7 @@ class Settings:
     @property
     def source_kind(self) -> str:
         """The kind of source, as `--source` names it before the first colon: "picamera"."""
-        return self.source.partition(":")[0].strip().lower()
+        return scheme_of(self.source)
 
     @property
     def has_camera(self) -> bool:

@@ -78,13 +78,18 @@ SOURCE_FORMS: tuple[str, ...] = tuple(kind.form for kind in SOURCE_KINDS)
 """How each kind is written, for help texts."""
 
 
+def scheme_of(spec: str) -> str:
+    """The kind a `--source` text names, by its word before the first colon: "picamera"."""
+    return spec.partition(":")[0].strip().lower()
+
+
 def open_source(spec: str, profile_file: Path | None = None) -> FrameSource:
     """Open the source that `spec` names; `UnknownSourceError` lists the forms known.
 
     `profile_file` keeps the exposure, white balance and focus a camera module is held
     at (read if it exists, written once the camera has settled)."""
-    scheme, _, argument = spec.partition(":")
-    kind = next((k for k in SOURCE_KINDS if k.scheme == scheme.strip().lower()), None)
+    argument = spec.partition(":")[2]
+    kind = next((k for k in SOURCE_KINDS if k.scheme == scheme_of(spec)), None)
     if kind is None:
         raise UnknownSourceError(
             f"{spec!r} is not a frame source: use one of {', '.join(SOURCE_FORMS)}"
