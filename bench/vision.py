@@ -42,16 +42,16 @@ import cv2
 import numpy as np
 import zxingcpp
 
+from companion.colours import COLOURS
 from companion.errors import ForeignTagError
-from companion.kit.colours import COLOURS
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import parse_tag
 from companion.rules import Game, find_ruleset
+from companion.sim import CameraPose, Conditions, Scene, SimFrame, render, round_scene
 from companion.vision.board import BoardFit
 from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, to_gray
-from companion.vision.sim import CameraPose, Conditions, Scene, SimFrame, render, round_scene
 
 T = TypeVar("T")
 Image = np.ndarray[Any, np.dtype[np.uint8]]

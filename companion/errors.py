@@ -123,6 +123,11 @@ class NothingToUndoError(RulesError, ValueError):
     """Undo asked for before any round was played."""
 
 
+class CorrectionError(RulesError, ValueError):
+    """A correction of a round that was not played, or after which a later round
+    could not have been played."""
+
+
 class GameFileError(CompanionError, ValueError):
     """A game file that is not valid JSON or not of the game-file shape."""
 
@@ -221,10 +226,6 @@ class JournalCorruptError(JournalError, OSError):
 
 class UnknownGameError(JournalError, ValueError):
     """A game number that the journal does not hold."""
-
-
-class CorrectionError(JournalError, ValueError):
-    """A correction of a past round that would leave later rounds unplayable."""
 
 
 class HardwareUnavailableError(HardwareError, OSError):

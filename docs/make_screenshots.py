@@ -12,12 +12,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from companion.actions import Action, Press
 from companion.app.demo import run_demo
 from companion.app.present import present
 from companion.app.session import Session, Settings
-from companion.controls.actions import Action, Press
+from companion.app.states import Phase
 from companion.display.screen import DisplayMode, Screen
-from companion.display.view import CameraView, Phase
+from companion.display.view import CameraView
 from companion.journal import Journal
 from companion.rules import find_ruleset
 
@@ -49,12 +50,12 @@ def main() -> None:
             screen = Screen(mode=DisplayMode.HEADLESS)
             try:
                 session.press(Press(Action.FIX), 0.0)
-                editor = session.editor
-                assert editor is not None and session.phase is Phase.EDITING
+                editor = session.state.editor
+                assert editor is not None and session.state.phase is Phase.EDITING
                 vote = next(i for i, r in enumerate(editor.rows) if r.kind.value == "vote")
                 session.press(Press(Action.PICK, vote), 0.0)
                 session.press(Press(Action.RIGHT), 0.0)
-                screen.show(present(session, 0.0, None))
+                screen.show(present(session.state, 0.0, None))
                 screen.save_png(OUT / "editor.png")
                 session.press(Press(Action.BACK), 0.0)
                 session.press(Press(Action.UNDO), 0.0)
@@ -64,7 +65,7 @@ def main() -> None:
                     "the game goes on by hand: press Fix",
                     working=False,
                 )
-                screen.show(present(session, 10.0, lost))
+                screen.show(present(session.state, 10.0, lost))
                 screen.save_png(OUT / "camera-lost.png")
             finally:
                 screen.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 from companion.errors import CompanionError
 from companion.kit.layouts import Layout, layout_names, load_layout
 from companion.kit.mounting import DEFAULT_MARGIN, LENSES, Mounting, TagGroup, mounting
-from companion.vision.calibration import MIN_PX_PER_MODULE
+from companion.kit.tags import MIN_PX_PER_MODULE
 
 README = Path(__file__).with_name("README.md")
 """The file whose table `--write` replaces."""

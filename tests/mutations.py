@@ -173,7 +173,11 @@ def _mutate(draw: st.DrawFn, doc: object, where: Location, how: str) -> object:
         return respelled(doc, value, draw(ODD_NAMES))
     if how == "nudge" and isinstance(value, int | float) and not isinstance(value, bool):
         step = draw(st.sampled_from([1, -1, 2, -100, 0.5]))
-        return _put(doc, where, draw(st.sampled_from([value + step, -value, value * 1000])))
+        try:
+            nudged = value + step
+        except OverflowError:  # an int past a float's range (from an earlier nudge)
+            nudged = value + 1
+        return _put(doc, where, draw(st.sampled_from([nudged, -value, value * 1000])))
     if how == "add_key" and isinstance(value, dict):
         key = draw(st.sampled_from([k for k in scalars(doc) if isinstance(k, str)] or ["x"]))
         value[draw(st.one_of(st.just(key), st.text(max_size=5)))] = draw(ODD_VALUES)

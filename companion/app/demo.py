@@ -16,23 +16,24 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.app.demo_players import DemoPlayers
+from companion.app.camera import Camera, Watching
 from companion.app.lineup import Lineup
-from companion.app.loop import Camera, Loop
+from companion.app.loop import Loop
 from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
+from companion.app.states import Phase, SessionState
 from companion.display.screen import DisplayMode, Screen
-from companion.display.view import Phase
 from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import MODULES_ACROSS
 from companion.rules import Ruleset, Seating
+from companion.sim import CameraPose, Conditions, Scene
+from companion.sim.players import DemoPlayers, Moment
 from companion.sources.simulated import SimulatedTable
 from companion.vision.calibration import calibrate
 from companion.vision.decode import make_decoder
-from companion.vision.pipeline import TableReader, TableWatcher, to_gray
-from companion.vision.sim import CameraPose, Conditions, Scene
+from companion.vision.pipeline import FrameReading, TableReader, TableWatcher, to_gray
 from companion.vision.stabilise import Stabiliser
 
 KIT = "DEMO1"
@@ -135,77 +136,101 @@ def run_demo(
     calibration = calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
     reader = TableReader(calibration, layout, make_decoder())
     settings = Settings(tuple(s.slot for s in layout.slots), auto_confirm=auto_confirm)
+    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, Watching(table))
     stored = journal.resume() if resume else None
     if stored is not None:
-        session = Session.resumed(stored, journal, settings)
-        ruleset, players = session.ruleset, len(session.lineup.names)
+        session = Session.resumed(stored, journal, settings, camera.pictures)
+        ruleset, players = session.state.game.ruleset, len(session.state.lineup.names)
     else:
-        session = Session(ruleset, Lineup.parse(NAMES[:players]), journal, settings)
-    lineup = session.lineup
+        session = Session.new(
+            ruleset, Lineup.parse(NAMES[:players]), journal, settings, camera.pictures
+        )
+    lineup = session.state.lineup
     clock = SimClock()
-    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, source=table)
     screen = Screen(mode=mode)
     loop = Loop(session, screen, clock, camera)
-    demo = DemoPlayers(table, layout, KIT, lineup, rng)
+    demo = DemoPlayers(table.lay, layout, KIT, lineup.colour_by_player, rng)
     again = f", going on with game {stored.id}" if stored is not None else ""
     say(f"demo: {ruleset.title}, {players} players, seed {seed}{again}")
     exact = frames_idle = snapshots = 0
-    played_before = len(session.game.played)
+    played_before = len(session.state.game.played)
     phase: Phase | None = None
     problem_shown = False
     shown_winner = 0
     timings: deque[float] = deque(maxlen=TIMINGS_KEPT)
     try:
         while shown_winner < WINNER_FRAMES and not loop.quit:
-            if rounds is not None and len(session.game.played) - played_before >= rounds:
+            state = session.state
+            if rounds is not None and len(state.game.played) - played_before >= rounds:
                 break
             started = time.perf_counter()
-            demo.act(session)
-            played = len(session.game.played)
+            demo.act(_moment(state.phase), state.game, state.game_id)
+            played = len(state.game.played)
             step(loop)
-            if camera.reading is not None:
-                timings.append(camera.reading.elapsed_ms)
-            if len(session.game.played) > played:
-                exact += _report(session, demo, say)
+            state = session.state
+            latest = _latest_reading(camera)
+            if latest is not None:
+                timings.append(latest.elapsed_ms)
+            if len(state.game.played) > played:
+                exact += _report(state, demo, say)
                 frames_idle = 0
             frames_idle += 1
             if frames_idle > STUCK_FRAMES:
                 raise CompanionError(f"the demo made no progress for {STUCK_FRAMES} frames")
-            problem = session.phase is Phase.WAITING and bool(
-                session.report and session.report.problems
+            problem = state.phase is Phase.WAITING and bool(
+                state.table and state.table.report.problems
             )
-            if session.phase is not phase or (problem and not problem_shown):
-                phase = session.phase
+            if state.phase is not phase or (problem and not problem_shown):
+                phase = state.phase
                 problem_shown = problem
                 snapshots += 1
                 if out is not None:
-                    _snapshot(screen, out, snapshots, session, "-problem" if problem else "")
-            if phase is Phase.WINNER and not session.hopping(clock.now):
+                    _snapshot(screen, out, snapshots, state, "-problem" if problem else "")
+            if phase is Phase.WINNER and not state.hopping(clock.now):
                 shown_winner += 1
             clock.now += FRAME_SECONDS
             if mode is not DisplayMode.HEADLESS:
                 time.sleep(max(0.0, FRAME_SECONDS - (time.perf_counter() - started)))
         if out is not None:
-            _snapshot(screen, out, snapshots + 1, session)
+            _snapshot(screen, out, snapshots + 1, session.state)
     finally:
         screen.close()
-    game = session.game
+    game = session.state.game
     say("final totals: " + ", ".join(f"{name} {total}" for name, total in game.totals.items()))
     return DemoResult(
-        game_id=session.game_id or 0,
+        game_id=session.state.game_id or 0,
         rounds=len(game.played),
         scored=len(game.played) - played_before,
         finished=game.outcome is not None,
         exact=exact,
         mistakes=demo.mistakes_made,
-        frames=camera.frames,
+        frames=camera.state.frames,
         reading_ms=float(np.median(timings)) if timings else 0.0,
     )
 
 
-def _report(session: Session, demo: DemoPlayers, say: Callable[[str], None]) -> int:
+def _moment(phase: Phase) -> Moment:
+    """What the screen asks of the simulated players in `phase`."""
+    match phase:
+        case Phase.SETUP:
+            return Moment.CHOOSING
+        case Phase.WAITING | Phase.PROPOSAL:
+            return Moment.LAYING
+        case Phase.CLEARING | Phase.WINNER:
+            return Moment.CLEARING
+        case Phase.EDITING:
+            return Moment.WATCHING
+
+
+def _latest_reading(camera: Camera) -> FrameReading | None:
+    """What the reader made of the frame just read, if the camera read one."""
+    status = camera.state.status
+    return status.latest.reading if isinstance(status, Watching) and status.latest else None
+
+
+def _report(state: SessionState, demo: DemoPlayers, say: Callable[[str], None]) -> int:
     """Print the round just scored; 1 when it was read exactly as laid."""
-    game = session.game
+    game = state.game
     last = game.played[-1]
     points = ", ".join(f"{scorer_name(game, s)} {d:+d}" for s, d in last.score.deltas.items())
     same = demo.truth is not None and last.score.round.reveal == demo.truth
@@ -215,8 +240,9 @@ def _report(session: Session, demo: DemoPlayers, say: Callable[[str], None]) -> 
     return int(same)
 
 
-def _snapshot(screen: Screen, out: Path, index: int, session: Session, note: str = "") -> None:
+def _snapshot(screen: Screen, out: Path, index: int, state: SessionState, note: str = "") -> None:
     """Save the screen as it is now, named by order, round and phase."""
     out.mkdir(parents=True, exist_ok=True)
-    number = session.game.round_number if session.game.outcome is None else len(session.game.played)
-    screen.save_png(out / f"{index:03d}-round-{number:02d}-{session.phase.value}{note}.png")
+    game = state.game
+    number = game.round_number if game.outcome is None else len(game.played)
+    screen.save_png(out / f"{index:03d}-round-{number:02d}-{state.phase.value}{note}.png")

@@ -79,8 +79,7 @@ class RoundEditor:
     @property
     def before(self) -> Game:
         """The game just before the edited round."""
-        g = self.game
-        return Game(g.ruleset, g.seating, g.first_storyteller, g.played[: self.number - 1])
+        return self.game.before_round(self.number)
 
     def reveal(self) -> Reveal:
         """The round as the rows say."""
@@ -116,12 +115,22 @@ class RoundEditor:
             found = self.before.problems(self.reveal())
         except RulesError as error:
             return (*clashes, str(error))
-        return (*clashes, *(p.detail for p in found))
+        if clashes or found or not self.past:
+            return (*clashes, *(p.detail for p in found))
+        try:
+            self.game.corrected(self.number, self.reveal())
+        except RulesError as error:
+            return (str(error),)
+        return ()
 
     def preview(self) -> RoundScore | None:
-        """The score the round would get, when it can be scored."""
+        """The score the round would get, when it can be scored: for a past round, as
+        the rules engine's correction of the game scores it (the journal stores the
+        same correction)."""
         if self.problems():
             return None
+        if self.past:
+            return self.game.corrected(self.number, self.reveal()).played[self.number - 1].score
         return self.before.score(self.reveal())
 
     def move(self, step: int) -> "RoundEditor":

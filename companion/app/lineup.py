@@ -8,10 +8,8 @@ has to be guessed from a name.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.colours import BY_NAME, COLOURS, RGB
 from companion.errors import SeatingError
-from companion.kit.colours import BY_NAME, COLOURS
-
-RGB = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -61,6 +59,11 @@ class Lineup:
             )
         names = tuple(c.name.capitalize() for c in COLOURS[:players])
         return cls(names, tuple(c.name for c in COLOURS[:players]))
+
+    @property
+    def colour_by_player(self) -> dict[str, str]:
+        """Each player's kit colour, in seating order (as the journal keeps them)."""
+        return dict(zip(self.names, self.colours, strict=True))
 
     def player_of(self, colour: str) -> str | None:
         """The player who plays `colour`, or None when nobody does."""

@@ -8,8 +8,8 @@ journal keeps the same drawing, larger, with every round.
 import cv2
 import numpy as np
 
+from companion.colours import BY_NAME
 from companion.errors import UnwritableFileError
-from companion.kit.colours import BY_NAME
 from companion.kit.layouts import Layout
 from companion.kit.tags import Role
 from companion.sources.base import Frame

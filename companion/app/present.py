@@ -1,16 +1,25 @@
-"""What the screen shows of a session: every word and number, as a `ScreenView`.
+"""What the screen shows of a session's state: every word and number, as a `ScreenView`.
 
 The display decides where things go; this module decides what they say, so the
-wording can be read and tested without drawing anything.
+wording can be read and tested without drawing anything. It reads a frozen
+`SessionState` (a snapshot's), never the session itself.
 """
 
 from collections.abc import Mapping
 
+from companion.actions import Action
 from companion.app.editor import RoundEditor, Row, RowKind
-from companion.app.session import Session
-from companion.controls.actions import Action
+from companion.app.states import (
+    Choosing,
+    Clearing,
+    Editing,
+    Phase,
+    Proposal,
+    SessionState,
+    Winner,
+)
+from companion.colours import RGB
 from companion.display.view import (
-    RGB,
     Breakdown,
     CameraView,
     EditorRow,
@@ -18,7 +27,6 @@ from companion.display.view import (
     Level,
     Notice,
     OnScreenButton,
-    Phase,
     Rabbit,
     ScoreLine,
     ScreenView,
@@ -26,30 +34,28 @@ from companion.display.view import (
     WinnerView,
 )
 from companion.rules import Game, RoundScore
-from companion.rules.wording import count, listing
+from companion.wording import count, listing
 
 
-def present(session: Session, now: float, camera: CameraView | None) -> ScreenView:
+def present(state: SessionState, now: float, camera: CameraView | None) -> ScreenView:
     """The screen for the session as it stands at `now`."""
-    game = session.game
-    editor = session.editor if session.phase is Phase.EDITING else None
+    game, at = state.game, state.at
     return ScreenView(
-        phase=session.phase,
-        title=_title(session),
-        headline=_headline(session, camera),
-        rabbits=_rabbits(session, session.positions(now)),
-        notices=_notices(session, now),
-        proposal=_breakdown(session, session.proposal, "Proposed score: round")
-        if session.phase is Phase.PROPOSAL
+        title=_title(state),
+        headline=_headline(state, camera),
+        rabbits=_rabbits(state, state.positions(now)),
+        notices=_notices(state, now),
+        proposal=_breakdown(state, at.score, "Proposed score: round")
+        if isinstance(at, Proposal)
         else None,
-        last_round=_breakdown(session, game.played[-1].score, "Round") if game.played else None,
+        last_round=_breakdown(state, game.played[-1].score, "Round") if game.played else None,
         camera=camera,
-        buttons=_buttons(session),
-        countdown=session.countdown(now),
-        footer=_footer(session),
-        editor=_editor(session, editor) if editor is not None else None,
-        setup=_setup(session, now) if session.phase is Phase.SETUP else None,
-        winner=_winner(session) if session.phase is Phase.WINNER else None,
+        buttons=_buttons(state),
+        countdown=state.countdown(now),
+        footer=_footer(state),
+        editor=_editor(state, at) if isinstance(at, Editing) else None,
+        setup=_setup(state, at, now) if isinstance(at, Choosing) else None,
+        winner=_winner(state) if isinstance(at, Winner) else None,
         target=game.ruleset.target,
     )
 
@@ -67,36 +73,35 @@ def scorer_name(game: Game, scorer: str) -> str:
     return " + ".join(members(game, scorer))
 
 
-def scorer_colours(session: Session, scorer: str) -> tuple[RGB, ...]:
+def scorer_colours(state: SessionState, scorer: str) -> tuple[RGB, ...]:
     """A scorer's colours: one per member."""
-    return tuple(session.lineup.rgb_of(p) for p in members(session.game, scorer))
+    return tuple(state.lineup.rgb_of(p) for p in members(state.game, scorer))
 
 
-def _title(session: Session) -> str:
-    game = session.game
-    if session.phase is Phase.SETUP:
+def _title(state: SessionState) -> str:
+    game = state.game
+    if state.phase is Phase.SETUP:
         return f"{game.ruleset.title} - new game"
     if game.outcome is not None:
         return f"{game.ruleset.title} - game over after round {len(game.played)}"
     return f"{game.ruleset.title} - round {game.round_number}"
 
 
-def _headline(session: Session, camera: CameraView | None) -> str:
-    game = session.game
+def _headline(state: SessionState, camera: CameraView | None) -> str:
+    game = state.game
     number = game.round_number
-    match session.phase:
-        case Phase.SETUP:
-            return f"Who tells first? {session.lineup.names[session.chosen]}"
-        case Phase.PROPOSAL:
+    match state.at:
+        case Choosing(chosen=chosen):
+            return f"Who tells first? {state.lineup.names[chosen]}"
+        case Proposal():
             return f"Round {number}: confirm the score?"
-        case Phase.CLEARING if not game.played:
+        case Clearing() if not game.played:
             return f"{game.first_storyteller} tells first. Clear the table"
-        case Phase.CLEARING:
+        case Clearing():
             return f"Round {len(game.played)} scored. Clear the table for round {number}"
-        case Phase.EDITING:
-            editor = session.editor
-            return _editor_title(editor) if editor is not None else ""
-        case Phase.WINNER:
+        case Editing(editor=editor):
+            return _editor_title(editor)
+        case Winner():
             outcome = game.outcome
             winners = [scorer_name(game, w) for w in outcome.winners] if outcome else []
             return f"{listing(winners)} win{'s' if len(winners) == 1 else ''}!"
@@ -112,15 +117,14 @@ def _editor_title(editor: RoundEditor) -> str:
     return f"Enter round {editor.number} by hand"
 
 
-def _rabbits(session: Session, positions: Mapping[str, float]) -> tuple[Rabbit, ...]:
-    game = session.game
-    teller = (
-        session.lineup.names[session.chosen] if session.phase is Phase.SETUP else game.storyteller
-    )
+def _rabbits(state: SessionState, positions: Mapping[str, float]) -> tuple[Rabbit, ...]:
+    game = state.game
+    at = state.at
+    teller = state.lineup.names[at.chosen] if isinstance(at, Choosing) else game.storyteller
     return tuple(
         Rabbit(
             name=scorer_name(game, scorer),
-            colours=scorer_colours(session, scorer),
+            colours=scorer_colours(state, scorer),
             total=total,
             position=positions[scorer],
             storyteller=teller in members(game, scorer) and game.outcome is None,
@@ -129,47 +133,47 @@ def _rabbits(session: Session, positions: Mapping[str, float]) -> tuple[Rabbit, 
     )
 
 
-def _notices(session: Session, now: float) -> tuple[Notice, ...]:
+def _notices(state: SessionState, now: float) -> tuple[Notice, ...]:
     notices: list[Notice] = []
-    if session.message and now < session.message_until:
-        notices.append(Notice(session.message, Level.INFO))
-    report = session.report
-    if session.phase is Phase.EDITING:
-        problems = session.editor_problems
-        if session.editor is not None:
-            problems += session.editor.problems()
+    message = state.says(now)
+    if message:
+        notices.append(Notice(message, Level.INFO))
+    at, table = state.at, state.table
+    if isinstance(at, Editing):
+        problems = (*at.problems, *at.editor.problems())
         return (*notices, *(Notice(p, Level.PROBLEM) for p in problems))
-    if report is None or session.phase is Phase.WINNER:
+    if table is None or state.phase is Phase.WINNER:
         return tuple(notices)
-    if session.phase is Phase.CLEARING:
+    report = table.report
+    if state.phase is Phase.CLEARING:
         if not report.cleared:
             left = count(report.tokens, "token")
             notices.append(Notice(f"{left} still on the table", Level.WAITING))
         return tuple(notices)
-    if session.phase is Phase.SETUP:
+    if state.phase is Phase.SETUP:
         return tuple(notices)
-    if session.already_scored():
-        number = len(session.game.played)
+    if state.already_scored():
+        number = len(state.game.played)
         notices.append(
             Notice(f"the table still shows round {number}, already scored: clear it", Level.WAITING)
         )
     notices += [Notice(p, Level.PROBLEM) for p in (*report.problems, *report.alerts)]
     notices += [Notice(w, Level.WAITING) for w in report.waiting]
-    if report.ready and not session.steady:
+    if report.ready and not table.steady:
         notices.append(Notice("hold still: the table is settling", Level.WAITING))
     notices += [Notice(n, Level.INFO) for n in report.notes]
     return tuple(notices)
 
 
-def _breakdown(session: Session, score: RoundScore | None, title: str) -> Breakdown | None:
+def _breakdown(state: SessionState, score: RoundScore | None, title: str) -> Breakdown | None:
     if score is None:
         return None
-    game = session.game
+    game = state.game
     reasons = score.reasons
     lines = tuple(
         ScoreLine(
             name=scorer_name(game, scorer),
-            colours=scorer_colours(session, scorer),
+            colours=scorer_colours(state, scorer),
             points=points,
             reasons=reasons[scorer],
         )
@@ -178,9 +182,9 @@ def _breakdown(session: Session, score: RoundScore | None, title: str) -> Breakd
     return Breakdown(f"{title} {score.round.number}", lines)
 
 
-def _buttons(session: Session) -> tuple[OnScreenButton, ...]:
-    can_undo = bool(session.game.played)
-    match session.phase:
+def _buttons(state: SessionState) -> tuple[OnScreenButton, ...]:
+    can_undo = bool(state.game.played)
+    match state.phase:
         case Phase.SETUP:
             return (
                 OnScreenButton("Previous", Action.LEFT),
@@ -188,7 +192,7 @@ def _buttons(session: Session) -> tuple[OnScreenButton, ...]:
                 OnScreenButton("Start", Action.CONFIRM),
             )
         case Phase.EDITING:
-            ready = session.editor is not None and not session.editor.problems()
+            ready = state.editor is not None and not state.editor.problems()
             return (
                 OnScreenButton("Up", Action.UP),
                 OnScreenButton("Down", Action.DOWN),
@@ -212,18 +216,19 @@ def _buttons(session: Session) -> tuple[OnScreenButton, ...]:
     )
 
 
-def _footer(session: Session) -> str:
-    game = session.game
+def _footer(state: SessionState) -> str:
+    game = state.game
     parts = [f"draw pile {game.piles.draw}", f"discard {game.piles.discard}"]
     turns = game.ruleset.storyteller_turns
     if turns is not None:
         parts.append(f"game ends after {turns * len(game.seating)} rounds")
-    if session.game_id is not None:
-        parts.append(f"game {session.game_id}")
+    if state.game_id is not None:
+        parts.append(f"game {state.game_id}")
     return " - ".join(parts)
 
 
-def _editor(session: Session, editor: RoundEditor) -> EditorView:
+def _editor(state: SessionState, editing: Editing) -> EditorView:
+    editor = editing.editor
     rows = tuple(
         EditorRow(_row_label(row), _row_value(editor, row), i == editor.selected)
         for i, row in enumerate(editor.rows)
@@ -232,8 +237,8 @@ def _editor(session: Session, editor: RoundEditor) -> EditorView:
     return EditorView(
         title=_editor_title(editor),
         rows=rows,
-        problems=(*session.editor_problems, *editor.problems()),
-        preview=_breakdown(session, preview, "New score: round" if editor.past else "Round"),
+        problems=(*editing.problems, *editor.problems()),
+        preview=_breakdown(state, preview, "New score: round" if editor.past else "Round"),
     )
 
 
@@ -256,33 +261,30 @@ def _row_value(editor: RoundEditor, row: Row) -> str:
     return "none" if row.value is None else f"slot {row.value}"
 
 
-def _setup(session: Session, now: float) -> SetupView:
-    rules = session.ruleset
+def _setup(state: SessionState, choosing: Choosing, now: float) -> SetupView:
+    rules = state.game.ruleset
     terms = []
     if rules.target is not None:
         terms.append(f"to {rules.target} points")
     if rules.storyteller_turns is not None:
         terms.append(f"{count(rules.storyteller_turns, 'turn')} as storyteller each")
-    lineup = session.lineup
+    lineup = state.lineup
     return SetupView(
         ruleset=f"{rules.title}, {' or '.join(terms) or 'until the deck runs out'}",
         players=tuple((name, lineup.rgb_of(name)) for name in lineup.names),
-        chosen=session.chosen,
-        hint=session.message
-        if session.message and now < session.message_until
-        else "Press Next or touch a name, then Start; or lay your owner token on a card",
+        chosen=choosing.chosen,
+        hint=state.says(now)
+        or "Press Next or touch a name, then Start; or lay your owner token on a card",
     )
 
 
-def _winner(session: Session) -> WinnerView:
-    game = session.game
+def _winner(state: SessionState) -> WinnerView:
+    game = state.game
     outcome = game.outcome
     totals = game.totals
     standings = sorted(totals.items(), key=lambda item: -item[1])
     return WinnerView(
         winners=tuple(scorer_name(game, w) for w in outcome.winners) if outcome else (),
         reason=f"{outcome.termination.value} after round {outcome.after_round}" if outcome else "",
-        standings=tuple(
-            (scorer_name(game, s), scorer_colours(session, s), t) for s, t in standings
-        ),
+        standings=tuple((scorer_name(game, s), scorer_colours(state, s), t) for s, t in standings),
     )

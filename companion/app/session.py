@@ -1,11 +1,12 @@
 """One game at one table, from choosing the first storyteller to the winner.
 
-The session is the game loop's brain without its body: it takes settled tables,
-presses and the time, and keeps the phase, the proposal, the editor and the moving
-rabbits. It never scores by itself (the rules engine does) and never keeps a round
-the journal has not stored: a round counts once `Journal.commit_round` returned.
-Frames, screens, buttons and clocks belong to `loop`; this module can be driven by
-a test with nothing but a journal file.
+The session is the game loop's brain without its body: it takes events (a settled
+table, a press, the time) and moves from one frozen `SessionState` to the next. It
+never scores by itself (the rules engine does) and never keeps a round the journal
+has not stored: a round counts once `Journal.commit_round` returned. Frames,
+screens, buttons and clocks belong to `loop`; this module can be driven by a test
+with nothing but a journal file. After every change it publishes a numbered
+`Snapshot` of the state, which the screen, the LED strip and other threads read.
 
 Three guards keep a table from being scored twice: after a commit nothing is
 proposed until the table has been cleared (or a player says to go on); a table that
@@ -15,24 +16,37 @@ press instead of confirming itself.
 """
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from companion.actions import Action, Press
 from companion.app.editor import RoundEditor
+from companion.app.events import Event, Pressed, Said, Seen, TableLost, Ticked
 from companion.app.lineup import Lineup
-from companion.app.table import TableReport, read_table
-from companion.controls.actions import Action, Press
-from companion.display.view import Phase
+from companion.app.states import (
+    Choosing,
+    Clearing,
+    Editing,
+    Guards,
+    Hop,
+    Message,
+    Proposal,
+    SessionState,
+    Snapshot,
+    TableRead,
+    Waiting,
+    Winner,
+)
+from companion.app.table import read_table
 from companion.errors import CompanionError, SettingError
 from companion.journal import Journal, RoundImages, StoredGame
 from companion.rules import Game, Reveal, RoundScore, Ruleset
 from companion.vision.records import TableObservation
 
-Pictures = Callable[[], RoundImages]
-"""Gives the frame and the annotated overlay (encoded images) a round is scored from."""
+Pictures = Callable[[RoundScore | None], RoundImages]
+"""Gives the frame and the annotated overlay (encoded images) a round is scored from:
+those its proposal (when given) settled on, else the latest."""
 
-ANIMATION_SECONDS = 1.5
-"""How long the rabbits take to hop to their new totals."""
 MESSAGE_SECONDS = 6.0
 """How long a one-off message ("round 4 undone") stays on the screen."""
 WINNER_GRACE_SECONDS = 2.0
@@ -40,7 +54,7 @@ WINNER_GRACE_SECONDS = 2.0
 Confirm must not throw the final standings away."""
 
 
-def no_pictures() -> RoundImages:
+def no_pictures(proposal: RoundScore | None) -> RoundImages:
     """No camera: rounds are kept without pictures."""
     return RoundImages(None, None)
 
@@ -62,373 +76,399 @@ class Settings:
     """Seconds after which a proposal confirms itself; None waits for a press."""
 
 
-@dataclass(frozen=True)
-class Hop:
-    """Rabbits moving from the old totals to the new ones."""
+def setup_state(ruleset: Ruleset, lineup: Lineup) -> SessionState:
+    """A new game of `ruleset` for `lineup`, its first storyteller still to choose."""
+    return SessionState(Choosing(), lineup, Game.start(ruleset, lineup.names, lineup.names[0]))
 
-    start: Mapping[str, int]
-    """Totals before."""
-    end: Mapping[str, int]
-    """Totals after."""
-    began: float
-    """When the hop started."""
+
+def resumed_state(stored: StoredGame) -> SessionState:
+    """The state of a game the journal kept: after a restart it goes on from the last
+    committed round, reading the table afresh."""
+    game = stored.game
+    players = game.seating.players
+    lineup = Lineup(players, tuple(stored.colours[p] for p in players))
+    scored = game.played[-1].score.round.reveal if game.played else None
+    return SessionState(
+        at=Winner(0.0) if game.outcome is not None else Waiting(),
+        lineup=lineup,
+        game=game,
+        game_id=stored.id,
+        guards=Guards(scored_table=scored),
+        message=Message(f"game resumed after round {len(game.played)}", MESSAGE_SECONDS),
+    )
 
 
 class Session:
-    """The state of one table's game; fed by the loop, shown by `present`."""
+    """One table's game: the current state, the transitions, and the published snapshot."""
 
     def __init__(
         self,
+        journal: Journal,
+        settings: Settings,
+        start: SessionState,
+        pictures: Pictures = no_pictures,
+    ) -> None:
+        self.journal = journal
+        """Where every round is kept before it counts."""
+        self.settings = settings
+        self.pictures = pictures
+        """Where a committed round's pictures come from (the loop's camera)."""
+        self._snapshot = Snapshot(0, start)
+
+    @classmethod
+    def new(
+        cls,
         ruleset: Ruleset,
         lineup: Lineup,
         journal: Journal,
         settings: Settings,
         pictures: Pictures = no_pictures,
-    ) -> None:
-        self.ruleset = ruleset
-        self.lineup = lineup
-        self.journal = journal
-        self.settings = settings
-        self.pictures = pictures
-        self.phase = Phase.SETUP
-        self.chosen = 0
-        """Index of the player chosen to tell first (setup)."""
-        self.game = Game.start(ruleset, lineup.names, lineup.names[0])
-        self.game_id: int | None = None
-        self.observation: TableObservation | None = None
-        """The latest settled table, read again whenever the game moves on."""
-        self.report: TableReport | None = None
-        self.steady = False
-        self.proposal: RoundScore | None = None
-        self.proposed_at = 0.0
-        self.wait_for_press: Reveal | None = None
-        """A table that must not confirm itself (undone, or not saved): it waits for
-        Confirm until the table changes."""
-        self.scored_table: Reveal | None = None
-        """The last committed round as it was read from the table."""
-        self.to_clear = False
-        """Whether the last committed round's table has yet to be cleared."""
-        self.setup_cleared = False
-        """Whether an empty table has been seen since setup began (an owner token
-        left from the last game must not choose the first storyteller)."""
-        self.winner_since = 0.0
-        self.editor: RoundEditor | None = None
-        self.editor_problems: tuple[str, ...] = ()
-        self.hop: Hop | None = None
-        self.message = ""
-        self.message_until = 0.0
+    ) -> "Session":
+        """A session that starts with choosing the first storyteller of a new game."""
+        return cls(journal, settings, setup_state(ruleset, lineup), pictures)
 
     @classmethod
-    def resumed(cls, stored: StoredGame, journal: Journal, settings: Settings) -> "Session":
-        """The session of a game the journal kept: after a restart it goes on from the
-        last committed round, reading the table afresh."""
-        game = stored.game
-        players = game.seating.players
-        lineup = Lineup(players, tuple(stored.colours[p] for p in players))
-        session = cls(game.ruleset, lineup, journal, settings)
-        session.game = game
-        session.game_id = stored.id
-        session.chosen = lineup.names.index(game.first_storyteller)
-        session.phase = Phase.WINNER if game.outcome is not None else Phase.WAITING
-        if game.played:
-            session.scored_table = game.played[-1].score.round.reveal
-        session.say(f"game resumed after round {len(game.played)}", 0.0)
-        return session
+    def resumed(
+        cls,
+        stored: StoredGame,
+        journal: Journal,
+        settings: Settings,
+        pictures: Pictures = no_pictures,
+    ) -> "Session":
+        """A session going on with a game the journal kept."""
+        return cls(journal, settings, resumed_state(stored), pictures)
 
-    def say(self, message: str, now: float) -> None:
-        """Show a one-off message for a few seconds."""
-        self.message = message
-        self.message_until = now + MESSAGE_SECONDS
+    @property
+    def state(self) -> SessionState:
+        """The state now."""
+        return self._snapshot.state
 
-    def see(self, observation: TableObservation, steady: bool, now: float) -> None:
+    @property
+    def snapshot(self) -> Snapshot:
+        """The state now with its version: replaced whole after every change, so any
+        thread may read it at any time."""
+        return self._snapshot
+
+    def handle(self, event: Event) -> SessionState:
+        """Move to the state that follows `event`, publish it, and return it."""
+        before = self._snapshot
+        after = self._next(before.state, event)
+        if after != before.state:
+            self._snapshot = Snapshot(before.version + 1, after)
+        return self._snapshot.state
+
+    def see(self, observation: TableObservation, steady: bool, now: float) -> SessionState:
         """Take the stabiliser's latest view of the table."""
-        self.observation = observation
-        self.steady = steady
-        self._read()
-        report = self.report
-        assert report is not None
-        if report.cleared:
-            self.setup_cleared = True
-            if not self.hopping(now):
-                self.to_clear = False
-        match self.phase:
-            case Phase.SETUP:
-                self._choose_by_token(now)
-            case Phase.WAITING | Phase.PROPOSAL:
-                self._propose(now)
-            case Phase.CLEARING if not self.to_clear:
-                self.phase = Phase.WAITING
-            case _:
-                pass
+        return self.handle(Seen(observation, steady, now))
 
-    def lose_table(self) -> None:
+    def press(self, press: Press, now: float) -> SessionState:
+        """Act on a player's request."""
+        return self.handle(Pressed(press, now))
+
+    def tick(self, now: float) -> SessionState:
+        """Let time pass: the auto-confirm countdown."""
+        return self.handle(Ticked(now))
+
+    def lose_table(self, now: float) -> SessionState:
         """The camera failed: forget what it showed, so nothing stale is shown or
         confirmed; the game goes on by hand until it is back."""
-        self.observation = self.report = None
-        self.steady = False
-        if self.phase is Phase.PROPOSAL:
-            self.phase, self.proposal = Phase.WAITING, None
+        return self.handle(TableLost(now))
 
-    def press(self, press: Press, now: float) -> None:
-        """Act on a player's request."""
-        action = press.action
-        if action is Action.UNDO and self.phase not in (Phase.SETUP, Phase.EDITING):
-            self._undo(now)
-            return
-        match self.phase:
-            case Phase.SETUP:
-                self._setup_press(press, now)
-            case Phase.EDITING:
-                self._editor_press(press, now)
-            case _ if action is Action.FIX:
-                self._open_editor()
-            case Phase.PROPOSAL if action is Action.CONFIRM and self.proposal is not None:
-                self._commit(self.proposal.round.reveal, now)
-            case Phase.CLEARING if action in (Action.CONFIRM, Action.NEXT):
-                self.to_clear = False
-                self.phase = Phase.WAITING
-                self._propose(now)
-            case Phase.WINNER if action is Action.CONFIRM:
-                if now - self.winner_since >= WINNER_GRACE_SECONDS and not self.hopping(now):
-                    self._new_game()
+    def say(self, text: str, now: float) -> SessionState:
+        """Show a one-off message for a few seconds."""
+        return self.handle(Said(text, now))
+
+    def _next(self, state: SessionState, event: Event) -> SessionState:
+        """The transition: the state that follows `event` in `state`."""
+        match event:
+            case Seen():
+                return self._seen(state, event)
+            case Pressed():
+                return self._pressed(state, event.press, event.now)
+            case Ticked():
+                return self._ticked(state, event.now)
+            case TableLost():
+                at = Waiting() if isinstance(state.at, Proposal) else state.at
+                return replace(state, table=None, at=at)
+            case Said():
+                return _say(state, event.text, event.now)
+
+    def _seen(self, state: SessionState, event: Seen) -> SessionState:
+        table = _read(state.game, state.lineup, event.observation, event.steady)
+        at, guards = state.at, state.guards
+        if table.report.cleared:
+            if isinstance(at, Choosing):
+                at = replace(at, cleared=True)
+            if not state.hopping(event.now):
+                guards = replace(guards, to_clear=False)
+        state = replace(state, table=table, at=at, guards=guards)
+        match at:
+            case Choosing():
+                return self._choose_by_token(state, at, event.now)
+            case Waiting() | Proposal():
+                return self._propose(state, event.now)
+            case Clearing() if not guards.to_clear:
+                return replace(state, at=Waiting())
             case _:
-                pass
+                return state
 
-    def tick(self, now: float) -> None:
-        """Let time pass: the auto-confirm countdown."""
-        if self.countdown(now) == 0.0 and self.proposal is not None:
-            self._commit(self.proposal.round.reveal, now)
+    def _pressed(self, state: SessionState, press: Press, now: float) -> SessionState:
+        action, at = press.action, state.at
+        if action is Action.UNDO and not isinstance(at, Choosing | Editing):
+            return self._undo(state, now)
+        match at:
+            case Choosing():
+                return self._setup_press(state, at, press, now)
+            case Editing():
+                return self._editor_press(state, at, press, now)
+            case _ if action is Action.FIX:
+                return self._open_editor(state)
+            case Proposal() if action is Action.CONFIRM:
+                return self._commit(state, at.score.round.reveal, now, at.score)
+            case Clearing() if action in (Action.CONFIRM, Action.NEXT):
+                state = replace(state, at=Waiting(), guards=replace(state.guards, to_clear=False))
+                return self._propose(state, now)
+            case Winner() if action is Action.CONFIRM:
+                if now - at.since >= WINNER_GRACE_SECONDS and not state.hopping(now):
+                    return _new_game(state)
+                return state
+            case _:
+                return state
 
-    def hopping(self, now: float) -> bool:
-        """Whether the rabbits are still moving."""
-        return self.hop is not None and now - self.hop.began < ANIMATION_SECONDS
+    def _ticked(self, state: SessionState, now: float) -> SessionState:
+        at = state.at
+        if isinstance(at, Proposal) and state.countdown(now) == 0.0:
+            return self._commit(state, at.score.round.reveal, now, at.score)
+        return state
 
-    def countdown(self, now: float) -> float | None:
-        """Seconds left before the proposal confirms itself, if it will."""
-        wait = self.settings.auto_confirm
-        proposal = self.proposal
-        if self.phase is not Phase.PROPOSAL or wait is None or proposal is None:
-            return None
-        if proposal.round.reveal == self.wait_for_press:
-            return None
-        return max(0.0, wait - (now - self.proposed_at))
-
-    def positions(self, now: float) -> Mapping[str, float]:
-        """Where each scorer's rabbit stands now, between spaces while hopping."""
-        totals = self.game.totals
-        if self.hop is None or not self.hopping(now):
-            return {s: float(t) for s, t in totals.items()}
-        share = (now - self.hop.began) / ANIMATION_SECONDS
-        eased = share * share * (3 - 2 * share)
-        start, end = self.hop.start, self.hop.end
-        return {s: start.get(s, 0) + (end.get(s, 0) - start.get(s, 0)) * eased for s in totals}
-
-    def already_scored(self) -> bool:
-        """Whether the table still shows the last committed round as it was read."""
-        report = self.report
-        return report is not None and bool(report.tokens) and report.reveal == self.scored_table
-
-    def _read(self) -> None:
-        """The latest table read as the game's next round (again whenever the game
-        moves on: a report of the round before must never be proposed)."""
-        if self.observation is None:
-            self.report = None
-            return
-        self.report = read_table(self.observation, self.game, self.lineup)
-
-    def _choose_by_token(self, now: float) -> None:
+    def _choose_by_token(self, state: SessionState, at: Choosing, now: float) -> SessionState:
         """An owner token laid alone on a card, on a table seen empty since setup
         began, names the first storyteller."""
-        report = self.report
-        if report is None or not self.steady or not self.setup_cleared:
-            return
+        table = state.table
+        if table is None or not table.steady or not at.cleared:
+            return state
+        report = table.report
         if len(report.reveal.cards) != 1 or report.tokens != 1:
-            return
+            return state
         (player,) = report.reveal.cards.values()
-        self.chosen = self.lineup.names.index(player)
-        self._start(now)
+        chosen = replace(at, chosen=state.lineup.names.index(player))
+        return self._start(replace(state, at=chosen), chosen, now)
 
-    def _setup_press(self, press: Press, now: float) -> None:
-        count = len(self.lineup.names)
+    def _setup_press(
+        self, state: SessionState, at: Choosing, press: Press, now: float
+    ) -> SessionState:
+        count = len(state.lineup.names)
         match press.action:
             case Action.NEXT | Action.RIGHT | Action.DOWN:
-                self.chosen = (self.chosen + 1) % count
+                return replace(state, at=replace(at, chosen=(at.chosen + 1) % count))
             case Action.LEFT | Action.UP:
-                self.chosen = (self.chosen - 1) % count
+                return replace(state, at=replace(at, chosen=(at.chosen - 1) % count))
             case Action.PICK if press.target is not None and 0 <= press.target < count:
-                self.chosen = press.target
+                return replace(state, at=replace(at, chosen=press.target))
             case Action.CONFIRM:
-                self._start(now)
+                return self._start(state, at, now)
             case _:
-                pass
+                return state
 
-    def _start(self, now: float) -> None:
+    def _start(self, state: SessionState, at: Choosing, now: float) -> SessionState:
         """Start the game with the chosen storyteller; the table is cleared first."""
-        first = self.lineup.names[self.chosen]
-        game = Game.start(self.ruleset, self.lineup.names, first)
-        colours = dict(zip(self.lineup.names, self.lineup.colours, strict=True))
+        lineup = state.lineup
+        first = lineup.names[at.chosen]
+        game = Game.start(state.game.ruleset, lineup.names, first)
+        colours = lineup.colour_by_player
         try:
-            self.game_id = self.journal.start_game(game, colours)
+            game_id = self.journal.start_game(game, colours)
         except (CompanionError, OSError) as error:
-            self.setup_cleared = False
-            self.say(f"the journal cannot start a game: {error}", now)
-            return
-        self.game = game
-        self.to_clear = True
-        self.phase = Phase.CLEARING
-        self._read()
-        self.say(f"{first} tells first", now)
-
-    def _new_game(self) -> None:
-        """Back to choosing the first storyteller, with the same players and rules."""
-        self.game = Game.start(self.ruleset, self.lineup.names, self.lineup.names[0])
-        self.game_id = None
-        self.hop = self.proposal = self.scored_table = None
-        self.setup_cleared = False
-        self.phase = Phase.SETUP
-        self._read()
-
-    def _propose(self, now: float) -> None:
-        """Propose the table's round once it is legal and still, and withdraw the
-        proposal as soon as the table changes (the report is already read against the
-        game as it stands: every change of game reads the table again)."""
-        report = self.report
-        legal = (
-            report is not None
-            and report.ready
-            and self.steady
-            and not self.to_clear
-            and not self.already_scored()
+            failed = replace(state, at=replace(at, cleared=False))
+            return _say(failed, f"the journal cannot start a game: {error}", now)
+        started = replace(
+            state,
+            at=Clearing(),
+            game=game,
+            game_id=game_id,
+            guards=replace(state.guards, to_clear=True),
         )
-        if report is None or not legal:
-            self.phase, self.proposal = Phase.WAITING, None
-            return
-        if self.proposal is not None and self.proposal.round.reveal == report.reveal:
-            return
-        if report.reveal != self.wait_for_press:
-            self.wait_for_press = None
-        try:
-            self.proposal = self.game.score(report.reveal)
-        except CompanionError as error:
-            self.phase, self.proposal = Phase.WAITING, None
-            self.say(str(error), now)
-            return
-        self.proposed_at = now
-        self.phase = Phase.PROPOSAL
+        return _say(_reread(started), f"{first} tells first", now)
 
-    def _commit(self, reveal: Reveal, now: float) -> None:
+    def _propose(self, state: SessionState, now: float) -> SessionState:
+        """Propose the table's round once it is legal and still, and withdraw the
+        proposal as soon as the table changes (the table is already read against the
+        game as it stands: every change of game reads the table again)."""
+        table = state.table
+        guards = state.guards
+        legal = (
+            table is not None
+            and table.report.ready
+            and table.steady
+            and not guards.to_clear
+            and not state.already_scored()
+        )
+        if table is None or not legal:
+            return replace(state, at=Waiting())
+        reveal = table.report.reveal
+        if isinstance(state.at, Proposal) and state.at.score.round.reveal == reveal:
+            return state
+        if reveal != guards.wait_for_press:
+            guards = replace(guards, wait_for_press=None)
+            state = replace(state, guards=guards)
+        try:
+            score = state.game.score(reveal)
+        except CompanionError as error:
+            return _say(replace(state, at=Waiting()), str(error), now)
+        wait = None if reveal == guards.wait_for_press else self.settings.auto_confirm
+        return replace(state, at=Proposal(score, now, wait))
+
+    def _commit(
+        self, state: SessionState, reveal: Reveal, now: float, proposal: RoundScore | None
+    ) -> SessionState:
         """Score the round with the rules engine and keep it in the journal; only then
         does it count."""
-        if self.game_id is None:
-            return
-        before = self.game.totals
-        number = self.game.round_number
+        if state.game_id is None:
+            return state
+        game = state.game
+        number = game.round_number
         try:
-            played = self.game.play(reveal)
-            images = self.pictures()
+            played = game.play(reveal)
+            images = self.pictures(proposal)
             self.journal.commit_round(
-                self.game_id, played, frame=images.frame, overlay=images.overlay
+                state.game_id, played, frame=images.frame, overlay=images.overlay
             )
         except (CompanionError, OSError) as error:
-            self.wait_for_press = reveal
-            self.say(f"round {number} was NOT saved: {error}", now)
-            return
-        self.game = played
-        self.proposal = None
-        self.scored_table = self.report.reveal if self.report is not None else reveal
-        self.to_clear = True
-        self.hop = Hop(dict(before), dict(played.totals), now)
-        self._read()
-        if played.outcome is not None:
-            self.phase, self.winner_since = Phase.WINNER, now
-        else:
-            self.phase = Phase.CLEARING
-        self.say(f"round {number} scored", now)
+            at = replace(state.at, wait=None) if isinstance(state.at, Proposal) else state.at
+            kept = replace(state, at=at, guards=replace(state.guards, wait_for_press=reveal))
+            return _say(kept, f"round {number} was NOT saved: {error}", now)
+        table = state.table
+        guards = replace(
+            state.guards,
+            scored_table=table.report.reveal if table is not None else reveal,
+            to_clear=True,
+        )
+        committed = replace(
+            state,
+            at=Winner(now) if played.outcome is not None else Clearing(),
+            game=played,
+            guards=guards,
+            hop=Hop(dict(game.totals), dict(played.totals), now),
+        )
+        return _say(_reread(committed), f"round {number} scored", now)
 
-    def _undo(self, now: float) -> None:
-        if self.game_id is None or not self.game.played:
-            self.say("there is no round to undo", now)
-            return
-        number = len(self.game.played)
-        before = self.game.totals
-        undone = self.game.played[-1].score.round.reveal
+    def _undo(self, state: SessionState, now: float) -> SessionState:
+        game = state.game
+        if state.game_id is None or not game.played:
+            return _say(state, "there is no round to undo", now)
+        number = len(game.played)
+        undone = game.played[-1].score.round.reveal
         try:
-            self.game = self.journal.undo_round(self.game_id)
+            back = self.journal.undo_round(state.game_id)
         except (CompanionError, OSError) as error:
-            self.say(f"round {number} could not be undone: {error}", now)
-            return
-        self.hop = Hop(dict(before), dict(self.game.totals), now)
-        self.proposal = None
-        self.to_clear = False
-        self.scored_table = self.game.played[-1].score.round.reveal if self.game.played else None
-        self.wait_for_press = undone
-        self.phase = Phase.WAITING
-        self._read()
-        self.say(f"round {number} undone", now)
+            return _say(state, f"round {number} could not be undone: {error}", now)
+        scored = back.played[-1].score.round.reveal if back.played else None
+        undone_state = replace(
+            state,
+            at=Waiting(),
+            game=back,
+            guards=Guards(scored_table=scored, to_clear=False, wait_for_press=undone),
+            hop=Hop(dict(game.totals), dict(back.totals), now),
+        )
+        return _say(_reread(undone_state), f"round {number} undone", now)
 
-    def _open_editor(self) -> None:
-        if self.game_id is None:
-            return
-        live = self.report.reveal if self.report is not None else Reveal({})
-        self.editor = RoundEditor.open(self.game, self.settings.slots, live)
-        self.editor_problems = ()
-        self.phase = Phase.EDITING
+    def _open_editor(self, state: SessionState) -> SessionState:
+        if state.game_id is None:
+            return state
+        at = state.at
+        if isinstance(at, Choosing | Editing):
+            return state
+        live = state.table.report.reveal if state.table is not None else Reveal({})
+        editor = RoundEditor.open(state.game, self.settings.slots, live)
+        return replace(state, at=Editing(editor, at))
 
-    def _editor_press(self, press: Press, now: float) -> None:
-        editor = self.editor
-        if editor is None:
-            self._close_editor()
-            return
-        self.editor_problems = ()
+    def _editor_press(
+        self, state: SessionState, at: Editing, press: Press, now: float
+    ) -> SessionState:
+        editor = at.editor
         match press.action:
             case Action.UP:
-                self.editor = editor.move(-1)
+                editor = editor.move(-1)
             case Action.DOWN | Action.FIX:
-                self.editor = editor.move(1)
+                editor = editor.move(1)
             case Action.PICK if press.target is not None:
-                self.editor = editor.pick(press.target)
+                editor = editor.pick(press.target)
             case Action.LEFT:
-                self.editor = editor.change(-1)
+                editor = editor.change(-1)
             case Action.RIGHT | Action.NEXT:
-                self.editor = editor.change(1)
+                editor = editor.change(1)
             case Action.BACK | Action.UNDO:
-                self._close_editor()
+                return _close_editor(state, at, now)
             case Action.CONFIRM:
-                self._apply(editor, now)
+                return self._apply(state, replace(at, editor=editor, problems=()), now)
             case _:
                 pass
+        return replace(state, at=replace(at, editor=editor, problems=()))
 
-    def _apply(self, editor: RoundEditor, now: float) -> None:
+    def _apply(self, state: SessionState, at: Editing, now: float) -> SessionState:
         """Commit a round entered by hand, or rescore the game from a corrected round."""
+        editor = at.editor
         problems = editor.problems()
         if problems:
-            self.editor_problems = (f"round {editor.number} cannot be saved: {problems[0]}",)
-            return
+            refused = (f"round {editor.number} cannot be saved: {problems[0]}",)
+            return replace(state, at=replace(at, problems=refused))
         if not editor.past:
-            self._commit(editor.reveal(), now)
-            if self.phase is not Phase.EDITING:
-                self.editor = None
-            return
-        if self.game_id is None:
-            return
-        before = self.game.totals
+            return self._commit(replace(state, at=at), editor.reveal(), now, None)
+        if state.game_id is None:
+            return state
         try:
-            self.game = self.journal.correct_round(self.game_id, editor.number, editor.reveal())
+            game = self.journal.correct_round(state.game_id, editor.number, editor.reveal())
         except (CompanionError, OSError) as error:
-            self.editor_problems = (str(error),)
-            return
-        self.hop = Hop(dict(before), dict(self.game.totals), now)
-        self.say(f"round {editor.number} corrected and the game rescored", now)
-        self._close_editor()
+            return replace(state, at=replace(at, problems=(str(error),)))
+        corrected = replace(
+            state, game=game, hop=Hop(dict(state.game.totals), dict(game.totals), now)
+        )
+        said = _say(corrected, f"round {editor.number} corrected and the game rescored", now)
+        return _close_editor(said, at, now)
 
-    def _close_editor(self) -> None:
-        """Back to where the game stands: the winner, the table to clear, or the round."""
-        self.editor = None
-        self.proposal = None
-        self._read()
-        if self.game.outcome is not None:
-            self.phase = Phase.WINNER
-        elif self.to_clear:
-            self.phase = Phase.CLEARING
-        else:
-            self.phase = Phase.WAITING
+
+def _read(game: Game, lineup: Lineup, observation: TableObservation, steady: bool) -> TableRead:
+    """A settled table read as the next round of `game`."""
+    return TableRead(observation, read_table(observation, game, lineup), steady)
+
+
+def _reread(state: SessionState) -> SessionState:
+    """The latest table read again against the game as it now stands (whenever the
+    game moves on: a report of the round before must never be proposed)."""
+    table = state.table
+    if table is None:
+        return state
+    return replace(state, table=_read(state.game, state.lineup, table.observation, table.steady))
+
+
+def _say(state: SessionState, text: str, now: float) -> SessionState:
+    return replace(state, message=Message(text, now + MESSAGE_SECONDS))
+
+
+def _new_game(state: SessionState) -> SessionState:
+    """Back to choosing the first storyteller, with the same players and rules."""
+    game, lineup = state.game, state.lineup
+    chosen = lineup.names.index(game.first_storyteller)
+    fresh = replace(
+        state,
+        at=Choosing(chosen),
+        game=Game.start(game.ruleset, lineup.names, lineup.names[0]),
+        game_id=None,
+        hop=None,
+        guards=replace(state.guards, scored_table=None),
+    )
+    return _reread(fresh)
+
+
+def _close_editor(state: SessionState, editing: Editing, now: float) -> SessionState:
+    """Back to where the game stands: the winner (since the game ended, or since now
+    for a correction that ended it), the table to clear, or the round."""
+    opened_from = editing.opened_from
+    if state.game.outcome is not None:
+        since = opened_from.since if isinstance(opened_from, Winner) else now
+        at: Winner | Clearing | Waiting = Winner(since)
+    elif state.guards.to_clear:
+        at = Clearing()
+    else:
+        at = Waiting()
+    return _reread(replace(state, at=at))

@@ -14,8 +14,8 @@ from companion.app.lineup import Lineup
 from companion.errors import ForeignTagError, MissingCardError, MissingVoteError, TrapError
 from companion.kit.tags import KitTag, Role, parse_tag
 from companion.rules import Game, Reveal
-from companion.rules.wording import listing
 from companion.vision.records import TableObservation
+from companion.wording import listing
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from typing import Any
 
 from companion.cli.each import fail
 from companion.errors import CompanionError, JournalError, SettingError, UnwritableFileError
-from companion.journal import GameSummary, Journal, RoundSummary, default_journal_path
+from companion.journal import GameSummary, History, RoundSummary, default_journal_path
+from companion.journal.file import JournalFile
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     path = args.journal or default_journal_path()
     try:
         picture = _picture_wanted(args)
-        with Journal(path, create=False) as journal:
+        with JournalFile(path, create=False) as file:
+            journal = History(file)
             if args.game is None:
                 _list_games(journal)
             elif args.export is not None:
@@ -88,10 +90,10 @@ def _picture_wanted(args: argparse.Namespace) -> tuple[str, int] | None:
     return picture
 
 
-def _list_games(journal: Journal) -> None:
+def _list_games(journal: History) -> None:
     games = journal.games()
     if not games:
-        print(f"no games yet in {journal.path}")
+        print(f"no games yet in {journal.file.path}")
     for game in games:
         print(_game_line(game))
 
@@ -106,7 +108,7 @@ def _game_line(game: GameSummary) -> str:
     )
 
 
-def _list_rounds(journal: Journal, game_id: int) -> None:
+def _list_rounds(journal: History, game_id: int) -> None:
     summary = next((g for g in journal.games() if g.id == game_id), None)
     rounds = journal.rounds(game_id)
     if summary is not None:
@@ -124,7 +126,7 @@ def _round_line(played: RoundSummary) -> str:
     )
 
 
-def _export(journal: Journal, game_id: int, target: str) -> None:
+def _export(journal: History, game_id: int, target: str) -> None:
     text = journal.export(game_id) + "\n"
     if target == "-":
         sys.stdout.write(text)
@@ -132,11 +134,13 @@ def _export(journal: Journal, game_id: int, target: str) -> None:
     _write(Path(target), text.encode("utf-8"), "the game file")
 
 
-def _picture(journal: Journal, game_id: int, kind: str, number: int, out: Path) -> None:
+def _picture(journal: History, game_id: int, kind: str, number: int, out: Path) -> None:
     images = journal.images(game_id, number)
     data = images.frame if kind == "frame" else images.overlay
     if data is None:
-        raise JournalError(f"{journal.path}: round {number} of game {game_id} has no {kind} kept")
+        raise JournalError(
+            f"{journal.file.path}: round {number} of game {game_id} has no {kind} kept"
+        )
     _write(out, data, f"the {kind}")
     print(f"wrote the {kind} of round {number} of game {game_id} to {out}")
 

@@ -16,10 +16,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion.app.camera import Camera, Failed, Watching
 from companion.app.lineup import Lineup
-from companion.app.loop import Camera, Loop
+from companion.app.loop import Loop
 from companion.app.service import ServiceManager, service_manager
-from companion.app.session import Session, Settings, check_auto_confirm
+from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
 from companion.cli.each import fail
 from companion.cli.parts import add_part_options
 from companion.controls.buttons import ButtonPins, Buttons
@@ -38,6 +39,7 @@ from companion.errors import (
 from companion.journal import Journal, StoredGame, default_journal_path
 from companion.kit.layouts import load_layout
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.sources.base import FrameSource
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
 from companion.statedir import camera_profile_path, default_calibration_path
@@ -130,6 +132,8 @@ def _loop(
     service: ServiceManager | None = None,
 ) -> Loop:
     """The loop with every part the options ask for."""
+    button_pins = None if args.no_buttons else ButtonPins(*parse_pins(args.buttons, "--buttons"))
+    light_pins = None if args.no_light else LightPins(*parse_pins(args.light, "--light"))
     camera, camera_note = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
     settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
@@ -142,30 +146,38 @@ def _loop(
             flush=True,
         )
         stored = None
+    pictures = camera.pictures if camera is not None else no_pictures
     if stored is not None:
-        session = Session.resumed(stored, journal, settings)
+        session = Session.resumed(stored, journal, settings, pictures)
     else:
-        session = Session(_ruleset(args), _lineup(args.players), journal, settings)
+        session = Session.new(_ruleset(args), _lineup(args.players), journal, settings, pictures)
+    if camera is not None:
+        stack.callback(camera.close)
+    light = None
+    if light_pins is not None:
+        light = _optional(lambda: StatusLight(light_pins), "status light")
+        if light is not None:
+            stack.callback(light.close)
+    driver = make_strip(args.strip)
+    strip = TrackStrip(driver) if driver is not None else None
+    if strip is not None:
+        stack.callback(strip.close)
     screen = stack.enter_context(Screen(mode=choose_mode(args.display)))
     start = time.monotonic()
-    loop = Loop(session, screen, lambda: time.monotonic() - start, camera=camera, service=service)
-    loop.camera_note = camera_note
-    if camera is not None:
-        stack.callback(lambda: camera.source.close() if camera.source else None)
-    if not args.no_buttons:
-        pins = parse_pins(args.buttons, "--buttons")
-        buttons = _optional(lambda: Buttons(ButtonPins(*pins), loop.post), "buttons")
+    loop = Loop(
+        session,
+        screen,
+        lambda: time.monotonic() - start,
+        camera,
+        camera_note=camera_note,
+        light=light,
+        strip=strip,
+        service=service,
+    )
+    if button_pins is not None:
+        buttons = _optional(lambda: Buttons(button_pins, loop.post), "buttons")
         if buttons is not None:
             stack.callback(buttons.close)
-    if not args.no_light:
-        red, green, blue = parse_pins(args.light, "--light")
-        loop.light = _optional(lambda: StatusLight(LightPins(red, green, blue)), "status light")
-        if loop.light is not None:
-            stack.callback(loop.light.close)
-    driver = make_strip(args.strip)
-    if driver is not None:
-        loop.strip = TrackStrip(driver)
-        stack.callback(loop.strip.close)
     return loop
 
 
@@ -189,16 +201,16 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
         return None, note
     reader = TableReader(calibration, layout, make_decoder(args.decoder))
     spec, profile = args.source, camera_profile_path(path)
-    camera = Camera(
-        lambda: GuardedSource(open_source(spec, profile)),
-        TableWatcher(reader, Stabiliser()),
-        layout,
-    )
+
+    def open_camera() -> FrameSource:
+        return GuardedSource(open_source(spec, profile))
+
+    start: Watching | Failed
     try:
-        camera.source = camera.open_source()
+        start = Watching(open_camera())
     except CompanionError as err:  # shown, and tried again, as the loop does later
-        camera.problem = f"camera not available: {err}"
-    return camera, ""
+        start = Failed(f"camera not available: {err}", retry_at=0.0)
+    return Camera(open_camera, TableWatcher(reader, Stabiliser()), layout, start), ""
 
 
 def _asks_for_another_game(args: argparse.Namespace, stored: StoredGame) -> bool:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
+from companion.colours import COLOURS
 from companion.errors import CompanionError, InvalidKitIdError, TagSizeError, UnwritableFileError
-from companion.kit.colours import COLOURS
 from companion.kit.layouts import load_layout
 from companion.kit.printing import manifest, printed_kit
 from companion.kit.qr import png_bytes

@@ -32,8 +32,8 @@ from gpiozero import (
     PinError,
 )
 
+from companion.actions import Action, Press
 from companion.closing import Closing
-from companion.controls.actions import Action, Press
 from companion.errors import HardwareUnavailableError, PinSettingError
 
 BOUNCE_SECONDS = 0.05

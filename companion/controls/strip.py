@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from companion.closing import Closing
+from companion.colours import RGB
 from companion.controls.strip_spi import SPI_HZ, StripKind, frame_bytes
 from companion.controls.strip_track import SPACES, RabbitSpot, check_track, track_pixels
-from companion.display.view import RGB
 from companion.errors import HardwareUnavailableError, PinSettingError
 
 DEFAULT_BRIGHTNESS = 0.3

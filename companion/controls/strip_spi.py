@@ -26,7 +26,7 @@ import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from companion.display.view import RGB
+from companion.colours import RGB
 from companion.errors import PinSettingError, SettingError
 
 

@@ -10,8 +10,9 @@ moment and the main loop can draw the same frame twice and see that nothing chan
 import math
 from collections.abc import Sequence
 
-from companion.display.view import RGB, TRACK_LENGTH
+from companion.colours import RGB
 from companion.errors import PinSettingError, SettingError
+from companion.track import TRACK_LENGTH, lapped
 
 RabbitSpot = tuple[float, tuple[RGB, ...]]
 """A rabbit on the track: its position in spaces (as `Rabbit.position`) and its
@@ -61,23 +62,9 @@ def space_led(space: float, length: int, spaces: int = SPACES) -> int:
     return _round_half_up(space * (length - 1) / (spaces - 1))
 
 
-def lapped(position: float, spaces: int = SPACES) -> tuple[int, float]:
-    """How many times a rabbit has gone round, and where on the track it stands.
-
-    Positions up to the last space (30) are on the first lap; beyond, the track
-    starts again at space 0: 30 stays on 30 (lap 0), 31 stands on 1 (lap 1), 60 on 30
-    (lap 1), 61 on 1 (lap 2).
-    """
-    last = spaces - 1
-    if position <= last:
-        return 0, position
-    laps = math.ceil(position / last) - 1
-    return laps, position - laps * last
-
-
 def rabbit_led(position: float, length: int, spaces: int = SPACES) -> int:
     """The LED a rabbit at `position` lights, laps taken off."""
-    return space_led(lapped(position, spaces)[1], length, spaces)
+    return space_led(lapped(position, spaces - 1)[1], length, spaces)
 
 
 def scaled(rgb: RGB, brightness: float) -> RGB:
@@ -157,7 +144,7 @@ def track_pixels(
     for index, spot in enumerate(positions):
         _check_spot(index, spot)
         position, colours = spot
-        laps, _ = lapped(position, spaces)
+        laps, _ = lapped(position, spaces - 1)
         led = rabbit_led(position, length, spaces)
         sharing.setdefault(led, []).extend((rgb, laps > 0) for rgb in colours)
     turns = t / SHARE_SECONDS

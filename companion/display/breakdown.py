@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.colours import RGB
 from companion.display import cache, fonts, paint, theme
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import Scale
-from companion.display.view import RGB, Breakdown, Rabbit, ScoreLine
+from companion.display.view import Breakdown, Rabbit, ScoreLine
 
 MOST_REASON_LINES = 4
 """A row never grows beyond this many lines of reasons."""

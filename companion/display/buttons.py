@@ -4,11 +4,12 @@ what they do, greyed out (and not touchable) when disabled.
 
 import pygame
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
+from companion.colours import RGB
 from companion.display import paint, theme
 from companion.display.hitmap import Box, box
 from companion.display.theme import Scale
-from companion.display.view import RGB, OnScreenButton
+from companion.display.view import OnScreenButton
 
 FILLS: dict[Action, RGB] = {
     Action.CONFIRM: (28, 128, 64),

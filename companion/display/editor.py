@@ -10,7 +10,7 @@ import math
 
 import pygame
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
 from companion.display import breakdown, fonts, layout, paint, theme
 from companion.display.hitmap import Box, box
 from companion.display.theme import Scale

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display.view import RGB
+from companion.colours import RGB
 
 LINE_PER_POINT = 0.75
 """pygame's default font is this many pixels of line height per point size."""

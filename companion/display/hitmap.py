@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.controls.actions import Press
+from companion.actions import Press
 
 Box = tuple[int, int, int, int]
 """x, y, width, height in surface pixels."""

@@ -10,8 +10,8 @@ from typing import Literal
 
 import pygame
 
+from companion.colours import RGB
 from companion.display import fonts, theme
-from companion.display.view import RGB
 
 Align = Literal["left", "center", "right"]
 

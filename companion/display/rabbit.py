@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.colours import RGB
 from companion.display import fonts, theme
-from companion.display.view import RGB
 
 HEIGHT_PER_RADIUS = 3.0
 """A rabbit with ears is this many head radii high (plus its outline)."""

@@ -6,10 +6,10 @@ so the same call serves the Pi's screen, a desktop window, tests and screenshots
 
 import pygame
 
-from companion.controls.actions import Press
+from companion.actions import Press
 from companion.display import buttons, editor, header, layout, setup_screen, table, theme, winner
 from companion.display.hitmap import Box, HitMap
-from companion.display.view import Phase, ScreenView
+from companion.display.view import ScreenView
 
 __all__ = ["HitMap", "render"]
 
@@ -21,11 +21,11 @@ def render(view: ScreenView, surface: pygame.Surface) -> HitMap:
     parts = layout.frame(surface.get_size(), s, bool(view.buttons))
     header.draw(surface, parts.header, view, s)
     hits: list[tuple[Box, Press]] = []
-    if view.phase is Phase.SETUP and view.setup is not None:
+    if view.setup is not None:
         hits += setup_screen.draw(surface, parts.body, view.setup, s, parts.gap)
-    elif view.phase is Phase.EDITING and view.editor is not None:
+    elif view.editor is not None:
         hits += editor.draw(surface, parts.body, view.editor, s, parts.gap)
-    elif view.phase is Phase.WINNER and view.winner is not None:
+    elif view.winner is not None:
         winner.draw(surface, parts.body, view, s, parts.gap)
     else:
         table.draw(surface, parts.body, view, s, parts.gap)

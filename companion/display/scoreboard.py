@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.colours import RGB
 from companion.display import cache, fonts, paint, theme
 from companion.display.theme import Scale
-from companion.display.view import RGB, Rabbit
+from companion.display.view import Rabbit
 
 LARGEST_ROW = 48
 COMFORTABLE_ROW = 34

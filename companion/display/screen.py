@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pygame
 
+from companion.actions import Action, Press
 from companion.closing import Closing
-from companion.controls.actions import Action, Press
 from companion.display.hitmap import HitMap
 from companion.display.render import render
 from companion.display.view import ScreenView

@@ -6,11 +6,12 @@ import math
 
 import pygame
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
+from companion.colours import RGB
 from companion.display import fonts, paint, theme
 from companion.display.hitmap import Box, box
 from companion.display.theme import Scale
-from companion.display.view import RGB, SetupView
+from companion.display.view import SetupView
 
 
 def _columns(players: int) -> int:

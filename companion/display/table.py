@@ -16,7 +16,7 @@ import pygame
 
 from companion.display import breakdown, camera, layout, notices, scoreboard, track
 from companion.display.theme import GOLD, Scale
-from companion.display.view import Phase, ScreenView
+from companion.display.view import ScreenView
 
 MERGE_ABOVE = 6
 """More scorers than this share one table of totals and points."""
@@ -80,5 +80,5 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
             return
         top, area = layout.split_top(area, above, gap)
         notices.draw(surface, top, waiting_notices, s)
-    edge = GOLD if view.proposal is not None and view.phase is Phase.PROPOSAL else None
+    edge = GOLD if view.proposal is not None else None
     breakdown.draw(surface, area, points, s, edge, view.rabbits if merged else ())

@@ -7,7 +7,8 @@ the surface height, so one layout serves the 7" touch screen and a television.
 
 from dataclasses import dataclass
 
-from companion.display.view import RGB, Level
+from companion.colours import RGB
+from companion.display.view import Level
 
 DESIGN_HEIGHT = 720
 """The surface height the design sizes are given for."""

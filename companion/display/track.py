@@ -21,7 +21,8 @@ import pygame
 
 from companion.display import fonts, paint, rabbit, theme
 from companion.display.hitmap import Box, box
-from companion.display.view import TRACK_LENGTH, Rabbit
+from companion.display.view import Rabbit
+from companion.track import TRACK_LENGTH, lapped
 
 COLUMNS = TRACK_LENGTH // 2 + 1
 """Spaces per row: 0 to 15 on the first row, 16 to 30 back on the second."""
@@ -30,16 +31,6 @@ COLUMNS = TRACK_LENGTH // 2 + 1
 START_UPPER_HALF = 0.8
 """Rabbits on the start space keep to its upper half while that leaves them at least
 this share of the size the whole height would give."""
-
-
-def lap_and_space(position: float) -> tuple[int, float]:
-    """How many times a rabbit has gone past the end, and where it stands on the
-    track: 34 is lap 1 on space 4; 30 is still lap 0 on space 30."""
-    position = max(position, 0.0)
-    if position <= TRACK_LENGTH:
-        return 0, position
-    lap = math.ceil((position - TRACK_LENGTH) / TRACK_LENGTH)
-    return lap, position - lap * TRACK_LENGTH
 
 
 def crowd_width(rabbits: float) -> float:
@@ -86,7 +77,7 @@ def place(area: pygame.Rect, positions: tuple[float, ...]) -> Track:
     widths follow the rabbits smoothly while they move."""
     crowd = [0.0] * (TRACK_LENGTH + 1)
     for position in positions:
-        where = lap_and_space(position)[1]
+        where = lapped(position)[1]
         low = min(int(where), TRACK_LENGTH)
         share = where - low
         crowd[low] += 1.0 - share
@@ -128,7 +119,7 @@ def _empty_track(
     px = _number_px(area)
     joint = spaces.cell(COLUMNS - 1).union(spaces.cell(COLUMNS))
     pygame.draw.rect(surface, theme.CELL, joint.inflate(-joint.width // 3, 0), border_radius=6)
-    goal = None if target is None else lap_and_space(target)
+    goal = None if target is None else lapped(target)
     for space in range(TRACK_LENGTH + 1):
         rect = spaces.cell(space)
         fill = theme.CELL_ALT if space % 5 == 0 else theme.CELL
@@ -143,15 +134,15 @@ def _empty_track(
     return surface
 
 
-def _goal_mark(surface: pygame.Surface, rect: pygame.Rect, px: int, lapped: int | None) -> int:
+def _goal_mark(surface: pygame.Surface, rect: pygame.Rect, px: int, laps: int | None) -> int:
     """The winning score's mark at the top right of its space: a flag, or for a
     target past 30 a gold tag with the target on it; returns the width it takes."""
-    if lapped is None:
+    if laps is None:
         flag_box = pygame.Rect(0, 0, px, px)
         flag_box.topright = (rect.right - 4, rect.y + 3)
         paint.flag(surface, flag_box)
         return px + 4
-    words = fonts.fit(str(lapped), rect.width // 2, px * 4 // 5, theme.INK, px // 2)
+    words = fonts.fit(str(laps), rect.width // 2, px * 4 // 5, theme.INK, px // 2)
     tag = words.get_rect().inflate(px // 3, 2)
     tag.topright = (rect.right - 4, rect.y + 3)
     paint.panel(surface, tag, theme.GOLD, radius=tag.height // 3)
@@ -169,7 +160,7 @@ def draw(
     px = _number_px(area)
     groups: dict[int, list[Rabbit]] = defaultdict(list)
     for scorer in rabbits:
-        groups[round(lap_and_space(scorer.position)[1])].append(scorer)
+        groups[round(lapped(scorer.position)[1])].append(scorer)
     laps = []
     for space in sorted(groups):
         laps += _draw_group(surface, spaces, space, groups[space], px)
@@ -214,7 +205,7 @@ def _draw_group(
     box_w, box_h = home.width // columns, home.height // rows
     laps = []
     for k, scorer in enumerate(members):
-        lap, where = lap_and_space(scorer.position)
+        lap, where = lapped(scorer.position)
         shift = where - space
         step = spaces.cell(min(max(space + (1 if shift >= 0 else -1), 0), TRACK_LENGTH))
         dx = (step.centerx - here.centerx) * abs(shift)

@@ -12,28 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from companion.controls.actions import Action
-
-RGB = tuple[int, int, int]
-TRACK_LENGTH = 30
-"""Spaces on the printed scoring track (0 to 30); scores beyond lap the track."""
-
-
-class Phase(enum.Enum):
-    """Which screen is up."""
-
-    SETUP = "setup"
-    """Choosing the first storyteller before round 1."""
-    WAITING = "waiting"
-    """The round is being laid out; the table is read as it changes."""
-    PROPOSAL = "proposal"
-    """A legal round has settled: its score awaits confirmation."""
-    CLEARING = "clearing"
-    """The round is committed; the rabbits move; the table is to be cleared."""
-    EDITING = "editing"
-    """A round is entered or corrected by hand."""
-    WINNER = "winner"
-    """The game is over."""
+from companion.actions import Action
+from companion.colours import RGB
+from companion.track import TRACK_LENGTH
 
 
 class Level(enum.Enum):
@@ -179,8 +160,6 @@ class WinnerView:
 class ScreenView:
     """Everything on the screen at one moment."""
 
-    phase: Phase
-    """Which screen is up."""
     title: str
     """Top line: edition and round ("Dixit Odyssey - round 4")."""
     headline: str
@@ -202,10 +181,10 @@ class ScreenView:
     footer: str = ""
     """Small print: piles, turns left, the journal file."""
     editor: EditorView | None = None
-    """The round editor, in `Phase.EDITING`."""
+    """The round editor, while a round is entered or corrected by hand."""
     setup: SetupView | None = None
-    """The first storyteller choice, in `Phase.SETUP`."""
+    """The first storyteller choice, before round 1."""
     winner: WinnerView | None = None
-    """The final standings, in `Phase.WINNER`."""
+    """The final standings, once the game is over."""
     target: int | None = TRACK_LENGTH
     """The winning score, marked on the track when it is a score to reach."""

@@ -5,9 +5,10 @@ above so everyone sees where the rabbits finished.
 
 import pygame
 
+from companion.colours import RGB
 from companion.display import fonts, layout, paint, theme, track
 from companion.display.theme import Scale
-from companion.display.view import RGB, ScreenView, WinnerView
+from companion.display.view import ScreenView, WinnerView
 
 PLACE_COLOURS: dict[int, RGB] = {1: theme.GOLD, 2: (210, 214, 224), 3: (214, 140, 80)}
 """Gold, silver and bronze."""

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 from gpiozero import Device, Factory
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.controls.pins import pin_name, quiet_gpio
 from companion.doctor.findings import BUTTONS, Finding, Issue, Status, combine
 from companion.doctor.gpio import no_gpio_fix, pin_in_use_fix
 from companion.doctor.settings import Probes, Settings
 from companion.errors import HardwareUnavailableError, PinSettingError
-from companion.rules.wording import count, listing
+from companion.wording import count, listing
 
 PRESSED = 0
 """The level a pulled-up button's pin reads while pressed (joined to ground)."""

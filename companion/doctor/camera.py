@@ -22,12 +22,12 @@ from companion.errors import (
     UnknownSourceError,
     UnwritableFileError,
 )
-from companion.rules.wording import count
 from companion.sources.base import Frame
 from companion.sources.guarded import GuardedSource, is_black
 from companion.sources.picamera import CameraProfile, Picamera2Source
 from companion.sources.registry import SOURCE_FORMS, open_source
 from companion.vision.pipeline import to_gray
+from companion.wording import count
 
 MAX_FAILED_FRAMES = 2
 """Failed reads tolerated (with a warning) before the camera counts as failing."""

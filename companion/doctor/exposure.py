@@ -11,8 +11,8 @@ from companion.doctor.camera import Capture
 from companion.doctor.findings import EXPOSURE, Finding, Status
 from companion.doctor.settings import CAMERA_MODULE, Settings
 from companion.errors import CalibrationFileError
-from companion.rules.wording import count
 from companion.sources.picamera import CameraProfile, load_profile
+from companion.wording import count
 
 
 def exposure_check(settings: Settings, taken: Capture | None) -> Finding:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import SettingError
-from companion.rules.wording import count
+from companion.wording import count
 
 TITLE = "companion doctor — table check"
 """The report's first line."""

@@ -9,11 +9,11 @@ found from here: a missing library, SPI switched off, a user not allowed to use 
 import os
 from pathlib import Path
 
+from companion.colours import RGB
 from companion.controls.light import Status as Look
 from companion.controls.light import StatusLight
 from companion.controls.pins import pin_name, quiet_gpio
 from companion.controls.strip import StripDriver
-from companion.display.view import RGB
 from companion.doctor.findings import LIGHT, STRIP, Finding, Status
 from companion.doctor.gpio import no_gpio_fix, pin_in_use_fix
 from companion.doctor.host import library_missing, user_name

@@ -20,9 +20,10 @@ from companion.errors import (
     UnreadableFileError,
     UnwritableFileError,
 )
-from companion.journal import GameStatus, Journal
+from companion.journal import GameStatus, History
 from companion.journal.faults import RECOVERY_ADVICE
-from companion.rules.wording import count
+from companion.journal.file import JournalFile
+from companion.wording import count
 
 ROUND_BYTES_GUESS = 1_000_000
 """Bytes a round takes before any is stored to measure: the frame and the overlay
@@ -65,8 +66,8 @@ def journal_check(path: Path) -> tuple[Finding, JournalStats | None]:
         detail = f"{path} is empty: `companion play` makes it a journal"
         return combine(JOURNAL, detail, issues), JournalStats(0, 0)
     try:
-        with Journal(path, create=False) as journal:
-            games = journal.games()
+        with JournalFile(path, create=False) as journal:
+            games = History(journal).games()
             for game in games:
                 journal.load(game.id)
     except JournalCorruptError as err:

@@ -9,13 +9,12 @@ frame does not show are named.
 
 import statistics
 
+from companion.colours import COLOURS
 from companion.doctor.findings import TAGS, Finding, Issue, Status, combine
 from companion.doctor.view import BoardView, Sight, layout_anchors, tag_name
-from companion.kit.colours import COLOURS
-from companion.kit.tags import KitTag, Role
-from companion.rules.wording import count, listing
+from companion.kit.tags import MIN_PX_PER_MODULE, KitTag, Role
 from companion.vision.assign import KitDetection
-from companion.vision.calibration import MIN_PX_PER_MODULE
+from companion.wording import count, listing
 
 NAMED_AT_MOST = 5
 """Small or missing tags named one by one; beyond this many the rest are counted."""

@@ -1,9 +1,10 @@
 """The journal of played games: SQLite, one transaction per confirmed round, never lost.
 
-`companion play` writes it, `companion history` reads it; both find it through
-`default_journal_path` unless told otherwise.
+`companion play` writes it (`Journal`), `companion history` reads it (`History`);
+both find it through `default_journal_path` unless told otherwise.
 """
 
+from companion.journal.history import History
 from companion.journal.records import (
     GameStatus,
     GameSummary,
@@ -21,6 +22,7 @@ __all__ = [
     "STATE_DIR_VARIABLE",
     "GameStatus",
     "GameSummary",
+    "History",
     "Journal",
     "RestoredGame",
     "RestoredRound",

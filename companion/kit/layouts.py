@@ -1,7 +1,9 @@
 """Board layouts: where the corner and slot tags are and which card area is whose.
 
 A layout is data in board millimetres (x to the right, y down, origin at the top left
-of the board), kept as JSON under `calibration/layouts/`:
+of the board), kept as JSON; the shipped boards are files of the package
+(`companion/kit/boards/`), read through `importlib.resources` so that they are found
+wherever the package is installed:
 
 ```json
 {"name": "odyssey-12", "board_mm": [740, 460], "token_size_mm": 24,
@@ -17,6 +19,8 @@ add its own file; `load_layout` takes a shipped name or a path.
 
 import json
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +28,8 @@ from companion.errors import LayoutError, UnknownLayoutError
 from companion.jsonfile import finite_number
 from companion.kit.tags import CORNERS, SLOTS
 
-LAYOUT_DIR = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
-"""Where the shipped layouts live."""
+SHIPPED_LAYOUTS: Traversable = resources.files("companion.kit") / "boards"
+"""The shipped layouts, one JSON file each, inside the installed package."""
 DEFAULT_TOKEN_SIZE_MM = 24.0
 """Printed size of vote dial, owner token and trap tags, quiet zone included."""
 
@@ -118,23 +122,34 @@ class Layout:
 
 def layout_names() -> list[str]:
     """The shipped layouts, by name."""
-    return sorted(path.stem for path in LAYOUT_DIR.glob("*.json"))
+    return sorted(_shipped())
 
 
 def load_layout(name_or_path: str) -> Layout:
-    """A shipped layout by name, or a layout file by path."""
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = LAYOUT_DIR / f"{name_or_path}.json"
-        if not path.is_file():
+    """A shipped layout by name, or a café's own layout file by path (anything with a
+    suffix, such as `boards/my-table.json`)."""
+    file: Traversable = Path(name_or_path)
+    if not Path(name_or_path).suffix:
+        shipped = _shipped().get(name_or_path)
+        if shipped is None:
             raise UnknownLayoutError(
                 f"unknown layout {name_or_path!r}; shipped layouts are {', '.join(layout_names())}"
             )
+        file = shipped
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as err:  # not UTF-8, not JSON, too long a number
-        raise LayoutError(f"layout {path}: cannot be read as JSON ({err})") from None
-    return parse_layout(doc, str(path))
+        raise LayoutError(f"layout {name_or_path}: cannot be read as JSON ({err})") from None
+    return parse_layout(doc, name_or_path)
+
+
+def _shipped() -> dict[str, Traversable]:
+    """The shipped layout files by name."""
+    return {
+        file.name.removesuffix(".json"): file
+        for file in SHIPPED_LAYOUTS.iterdir()
+        if file.name.endswith(".json")
+    }
 
 
 def parse_layout(doc: object, source: str) -> Layout:

@@ -8,7 +8,7 @@ lens, for a camera looking straight down at the board's centre, so that a café 
 before printing anything whether its board, tag sizes and camera can work together.
 
 The geometry is a pinhole camera over a flat board, the model of the simulated table
-(`companion.vision.sim_camera.CameraPose`): looking straight down from a height h, the
+(`companion.sim.camera.CameraPose`): looking straight down from a height h, the
 board plane is parallel to the sensor, so every point of it is seen at the same scale,
 `focal_px / h` pixels per millimetre. A tag's printed size includes its quiet zone, so
 its code spans `MODULES` of its `MODULES_ACROSS` modules, and a decoder measures
@@ -28,8 +28,7 @@ from types import MappingProxyType
 
 from companion.errors import SettingError
 from companion.kit.layouts import Layout
-from companion.kit.tags import MODULES_ACROSS
-from companion.vision.calibration import MIN_PX_PER_MODULE
+from companion.kit.tags import MIN_PX_PER_MODULE, MODULES_ACROSS
 
 DEFAULT_MARGIN = 0.05
 """Room kept around the board on each side, as a share of its size: a mount is never

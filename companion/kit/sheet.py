@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from fpdf import FPDF
 
-from companion.kit.colours import BY_NAME
+from companion.colours import BY_NAME, RGB
 from companion.kit.layouts import Layout
 from companion.kit.printing import PrintedTag
 from companion.kit.qr import tag_modules
@@ -54,7 +54,6 @@ CARD_GREY = (120, 120, 120)
 NUMBER_GREY = (205, 205, 205)
 _EPS = 1e-6
 
-RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
 
 

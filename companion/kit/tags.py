@@ -23,8 +23,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from companion.colours import BY_CODE, BY_NAME, COLOURS
 from companion.errors import ForeignTagError, InvalidKitIdError
-from companion.kit.colours import BY_CODE, BY_NAME, COLOURS
 
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 """The QR alphanumeric character set, in code order."""
@@ -39,6 +39,9 @@ QUIET_ZONE_MODULES = 2
 each brings its own margin, so two are enough and keep the tokens small."""
 MODULES_ACROSS = MODULES + 2 * QUIET_ZONE_MODULES
 """Modules across a printed tag: its printed size spans this many modules."""
+MIN_PX_PER_MODULE = 4.0
+"""Camera pixels per QR module below which tags are read unreliably: calibration
+warns, and camera heights and tag sizes are chosen to stay above it."""
 CORNERS = 4
 """Corner tags per kit."""
 SLOTS = 12

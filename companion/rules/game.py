@@ -11,15 +11,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from companion.errors import (
+    CorrectionError,
     GameOverError,
     IllegalRoundError,
     InvalidOptionError,
     NothingToUndoError,
+    RulesError,
     SeatingError,
 )
 from companion.rules.round import Reveal, Round, RoundScore
 from companion.rules.rulesets import Ruleset
 from companion.rules.seating import Seating
+from companion.wording import round_span, rounds_played
 
 
 class Termination(enum.Enum):
@@ -173,6 +176,36 @@ class Game:
         ended = self._termination(totals, ran_out)
         played = PlayedRound(score, MappingProxyType(totals), piles, ended)
         return Game(self.ruleset, self.seating, self.first_storyteller, (*self.played, played))
+
+    def before_round(self, number: int) -> "Game":
+        """The game as it stood before round `number` was played."""
+        return Game(self.ruleset, self.seating, self.first_storyteller, self.played[: number - 1])
+
+    def corrected(self, number: int, reveal: Reveal) -> "Game":
+        """The game with round `number` replaced by `reveal` and every later round
+        scored again: the one way a past round is corrected, by the table's editor
+        (which shows the result before it is saved) and by the journal alike.
+
+        An illegal `reveal` raises the rules error that scoring it raises; a round
+        that was not played, or a correction after which a later round could not
+        have been played (the game would have ended sooner, say), raises
+        `CorrectionError`.
+        """
+        played = len(self.played)
+        if not 1 <= number <= played:
+            raise CorrectionError(
+                f"there is no round {number} to correct ({rounds_played(played)} played)"
+            )
+        game = self.before_round(number).play(reveal)
+        for later, kept in enumerate(self.played[number:], start=number + 1):
+            try:
+                game = game.play(kept.score.round.reveal)
+            except RulesError as err:
+                raise CorrectionError(
+                    f"with round {number} corrected, {round_span(later, played)} could not "
+                    f"have been played ({err})"
+                ) from err
+        return game
 
     def undo(self) -> "Game":
         """The game without its last round."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.rules.wording import count
+from companion.wording import count
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from companion.errors import (
 )
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.seating import Seating
-from companion.rules.wording import count, slots
+from companion.wording import count, slots
 
 
 class Scoring(ABC):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.rules.wording import count
+from companion.wording import count
 
 THREE_PLAYERS = 3
 """With three players each non-storyteller lays two cards (and holds one more)."""

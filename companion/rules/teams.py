@@ -23,7 +23,7 @@ from companion.errors import (
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.rules.wording import count, slots
+from companion.wording import count, slots
 
 
 @dataclass(frozen=True)

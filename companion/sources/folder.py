@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from companion.errors import CameraLostError, CameraUnavailableError, SourceEndedError
-from companion.rules.wording import count
 from companion.sources.base import Frame, FrameSource
+from companion.wording import count
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"})
 """File name endings (compared without case) of the images a folder replay reads."""

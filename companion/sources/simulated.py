@@ -7,29 +7,17 @@ handed out again whenever it lies on the table, as a still table gives a camera 
 same picture (a hand over the board holds still while its layout lasts).
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from companion.errors import CameraLostError
+from companion.sim import CameraPose, Conditions, Lay, Scene, SimFrame, render
 from companion.sources.base import Frame, FrameSource
-from companion.vision.sim import CameraPose, Conditions, Scene, SimFrame, render
 
 KEEP_DRAWN = 6
 """Frames of recent layouts kept for handing out again: a round's few stages and the
 empty table."""
-
-
-@dataclass(frozen=True)
-class Lay:
-    """What lies on the simulated table, and what hides it."""
-
-    scene: Scene
-    """Board, cards, tokens and other codes."""
-    hands: int = 0
-    """Hands reaching over the board."""
-    camera_off: bool = False
-    """Whether the camera fails (unplugged, a cable knocked) while this lasts."""
 
 
 class SimulatedTable(FrameSource):

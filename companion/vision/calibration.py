@@ -19,11 +19,11 @@ import numpy as np
 from companion.errors import CalibrationError, CalibrationFileError
 from companion.jsonfile import finite_number, load_json_file
 from companion.kit.layouts import Layout
-from companion.kit.tags import MODULES, check_kit_id
-from companion.rules.wording import count
+from companion.kit.tags import MIN_PX_PER_MODULE, MODULES, check_kit_id
 from companion.vision.assign import anchor_pairs, classify, kits_in
 from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
 from companion.vision.decode import Decoder, Gray
+from companion.wording import count
 
 MAX_RMS_ERROR_MM = 2.0
 """A calibration whose fit is worse than this is refused: tags would land in the
@@ -31,8 +31,6 @@ wrong slot near card edges."""
 MIN_AGREEING_EMPTY = 0.85
 """On the empty board all tags should agree with the fit; one in eight may be off (a
 sticker put back askew). A stricter share than in play, where tokens cover tags."""
-MIN_PX_PER_MODULE = 4.0
-"""Below this, tags are read unreliably; calibration warns."""
 FORMAT = 1
 """Version of the calibration file format."""
 MAX_FRAME_SIDE = 65_536

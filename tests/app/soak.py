@@ -28,19 +28,20 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.actions import Action, Press
+from companion.app.camera import Camera, Watching
 from companion.app.lineup import Lineup
-from companion.app.loop import Camera, Loop
+from companion.app.loop import Loop
 from companion.app.session import Session, Settings
-from companion.controls.actions import Action, Press
+from companion.app.states import Phase
 from companion.display import fonts
 from companion.display.screen import DisplayMode, Screen
-from companion.display.view import Phase
-from companion.journal import Journal
+from companion.journal import History, Journal
 from companion.rules import Game, Reveal, find_ruleset
+from companion.sim import Scene, render, round_scene
 from companion.sources.base import Frame, FrameSource
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
-from companion.vision.sim import Scene, render, round_scene
 from companion.vision.stabilise import Stabiliser
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
 
@@ -98,7 +99,7 @@ def draw_pool(seed: int = SEED) -> Pool:
     instead of spoiling every later round that shows it."""
     board = layout()
     rng = np.random.default_rng(seed)
-    colours = dict(zip(LINEUP.names, LINEUP.colours, strict=True))
+    colours = LINEUP.colour_by_player
 
     def drawn(scene: Scene) -> Frame:
         image = render(scene, POSE, MILD, rng).image
@@ -175,7 +176,7 @@ class SoakResult:
 
 
 def has_played(session: Session, rounds: int) -> bool:
-    return len(session.game.played) == rounds
+    return len(session.state.game.played) == rounds
 
 
 def soak(
@@ -194,8 +195,8 @@ def soak(
     now = 0.0
     with Journal(journal_path) as journal, Screen(mode=DisplayMode.HEADLESS) as screen:
         settings = Settings(tuple(s.slot for s in board.slots))
-        session = Session(ENDLESS, LINEUP, journal, settings)
-        camera = Camera(lambda: source, watcher, board, source=source)
+        camera = Camera(lambda: source, watcher, board, Watching(source))
+        session = Session.new(ENDLESS, LINEUP, journal, settings, camera.pictures)
         loop = Loop(session, screen, lambda: now, camera=camera)
         started = time.perf_counter()
         samples = [sample(0, started)]
@@ -211,32 +212,32 @@ def soak(
                 now += STEP_SECONDS
                 steps += 1
             raise AssertionError(
-                f"round {session.game.round_number}: no {awaited} after {STUCK_STEPS} steps "
-                f"(phase {session.phase.value}, report {session.report})"
+                f"round {session.state.game.round_number}: no {awaited} after {STUCK_STEPS} "
+                f"steps (phase {session.state.phase.value}, table {session.state.table})"
             )
 
         loop.post(Press(Action.CONFIRM))  # the first storyteller is the first player
         wrong: list[int] = []
         for number in range(1, rounds + 1):
             source.showing = pool.empty
-            step_until(lambda: session.phase is Phase.WAITING, "call for the next round")
-            storyteller = session.game.storyteller
+            step_until(lambda: session.state.phase is Phase.WAITING, "call for the next round")
+            storyteller = session.state.game.storyteller
             lays = pool.laid[storyteller]
             laid = lays[(number - 1) // len(LINEUP.names) % len(lays)]
             source.showing = laid.frame
-            step_until(lambda: session.proposal is not None, "proposal")
-            expected = session.game.play(laid.reveal).played[-1]
+            step_until(lambda: session.state.proposal is not None, "proposal")
+            expected = session.state.game.play(laid.reveal).played[-1]
             loop.post(Press(Action.CONFIRM))
             step_until(functools.partial(has_played, session, number), "commit")
-            if session.game.played[-1] != expected:
+            if session.state.game.played[-1] != expected:
                 wrong.append(number)
             if number == 1 or number % every == 0 or number == rounds:
                 samples.append(sample(number, started))
                 say(samples[-1])
-        game_id = session.game_id
+        game_id = session.state.game_id
         assert game_id is not None
-        journal_replays = journal.load(game_id).game == session.game
-        journal_rounds = len(journal.rounds(game_id))
+        journal_replays = journal.load(game_id).game == session.state.game
+        journal_rounds = len(History(journal).rounds(game_id))
     return SoakResult(
         samples=tuple(samples),
         steps=steps,

@@ -16,7 +16,7 @@ import numpy as np
 from companion.app.lineup import Lineup
 from companion.kit.tags import Role
 from companion.rules import Game, Reveal, find_ruleset
-from companion.vision.sim import Scene, render, round_scene
+from companion.sim import Scene, render, round_scene
 from tests.vision.scenes import KIT, MILD, POSE, layout
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
@@ -47,7 +47,7 @@ def round_one() -> RoundFrames:
     board = layout()
     rng = np.random.default_rng(11)
     game = Game.start(RULESET, LINEUP.names, "Ann")
-    colours = dict(zip(LINEUP.names, LINEUP.colours, strict=True))
+    colours = LINEUP.colour_by_player
     full = round_scene(board, KIT, game, rng, colours)
     assert full.reveal is not None
     owners = tuple(p for p in full.tokens if p.tag.role is Role.OWNER)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.journal import Journal
+from companion.journal import History, Journal
 from tests.vision.scenes import LAYOUT_NAME
 
 KILLS = 50
@@ -53,13 +53,13 @@ def rounds_in(journal_path: Path) -> dict[int, int]:
     """Rounds stored per game, checking each is whole: pictures kept, game replays."""
     with Journal(journal_path) as journal:
         counts = {}
-        for summary in journal.games():
+        for summary in History(journal).games():
             stored = journal.load(summary.id)
-            rounds = journal.rounds(summary.id)
+            rounds = History(journal).rounds(summary.id)
             assert [r.number for r in rounds] == list(range(1, len(rounds) + 1))
             assert len(stored.game.played) == len(rounds)
             for r in rounds:
-                images = journal.images(summary.id, r.number)
+                images = History(journal).images(summary.id, r.number)
                 assert images.frame and images.overlay, f"game {summary.id} round {r.number}"
             counts[summary.id] = len(rounds)
         return counts

@@ -12,20 +12,21 @@ from typing import cast
 import numpy as np
 import pytest
 
-from companion.app.loop import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Loop
+from companion.actions import Action, Press
+from companion.app.camera import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Watching
+from companion.app.loop import Loop
 from companion.app.service import ServiceManager
 from companion.app.session import Session, Settings
-from companion.controls.actions import Action, Press
+from companion.app.states import Phase
 from companion.controls.light import Status, StatusLight
-from companion.display.view import Phase
 from companion.errors import CameraLostError, CameraUnavailableError, HardwareUnavailableError
 from companion.journal import Journal
+from companion.sim import Lay, Scene
 from companion.sources.base import Frame, FrameSource
 from companion.sources.guarded import GuardedSource
-from companion.sources.simulated import Lay, SimulatedTable
+from companion.sources.simulated import SimulatedTable
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
-from companion.vision.sim import Scene
 from companion.vision.stabilise import Stabiliser
 from tests.app.table_frames import LINEUP, RULESET
 from tests.app.test_loop_round import RecordingScreen
@@ -36,23 +37,23 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
     board = layout()
     table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(3))
     reader = TableReader(calibration(), board, make_decoder())
-    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), board, source=table)
+    camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), board, Watching(table))
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
         screen = RecordingScreen()
         loop = Loop(session, screen, lambda: now[0], camera)
         try:
             loop.post(Press(Action.CONFIRM))
             loop.step()
             assert screen.views[-1].camera is not None and screen.views[-1].camera.working
-            assert screen.views[-1].phase is Phase.WAITING
+            assert session.state.phase is Phase.WAITING
 
             table.lay(Lay(Scene(board, KIT), camera_off=True))
             now[0] = 1.0
             for _ in range(FAILURES_IN_A_ROW - 1):
                 loop.step()
-                assert camera.source is table, "one failed frame is skipped, not a lost camera"
+                assert source_of(camera) is table, "one failed frame is skipped, not a lost camera"
             loop.step()
             view = screen.views[-1]
             assert view.camera is not None and not view.camera.working
@@ -62,7 +63,7 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
 
             loop.post(Press(Action.FIX))
             loop.step()
-            assert screen.views[-1].phase is Phase.EDITING
+            assert session.state.phase is Phase.EDITING
             loop.post(Press(Action.BACK))
             loop.step()
 
@@ -73,7 +74,7 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
             assert not screen.views[-1].camera.working
             now[0] = 1.0 + RETRY_SECONDS
             loop.step()
-            assert camera.source is table
+            assert source_of(camera) is table
             assert screen.views[-1].camera is not None and screen.views[-1].camera.working
         finally:
             screen.close()
@@ -104,7 +105,7 @@ def test_failing_hardware_never_ends_the_game(tmp_path: Path) -> None:
     reader = TableReader(calibration(), board, make_decoder())
     camera = Camera(BrokenSource, TableWatcher(reader, Stabiliser()), board)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
         screen = RecordingScreen()
         loop = Loop(session, screen, lambda: 0.0, camera, light=BrokenLight())
         try:
@@ -113,7 +114,7 @@ def test_failing_hardware_never_ends_the_game(tmp_path: Path) -> None:
             view = screen.views[-1]
             assert view.camera is not None and not view.camera.working
             assert loop.light is None
-            assert session.message.startswith("status light switched off: GPIO5")
+            assert session.state.message.text.startswith("status light switched off: GPIO5")
         finally:
             screen.close()
 
@@ -161,13 +162,19 @@ def rig(
     camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
         screen = RecordingScreen()
         loop = Loop(session, screen, lambda: now[0], camera, service=service)
         try:
             yield Rig(loop, camera, screen, session, now)
         finally:
             screen.close()
+
+
+def source_of(camera: Camera) -> FrameSource | None:
+    """The source the camera reads, while it is open."""
+    status = camera.state.status
+    return status.source if isinstance(status, Watching) else None
 
 
 def empty_table() -> SimulatedTable:
@@ -204,7 +211,7 @@ def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_pla
         with rig(tmp_path, open_camera) as table:
             table.loop.post(Press(Action.CONFIRM))
             table.loop.step()
-            assert len(opened) == 1 and table.camera.frames == 1
+            assert len(opened) == 1 and table.camera.state.frames == 1
 
             opened[0].failing = True
             lose(table)
@@ -214,7 +221,7 @@ def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_pla
             assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
             table.loop.post(Press(Action.FIX))
             table.loop.step()
-            assert table.screen.views[-1].phase is Phase.EDITING
+            assert table.session.state.phase is Phase.EDITING
             table.loop.post(Press(Action.BACK))
             table.loop.step()
 
@@ -223,7 +230,7 @@ def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_pla
             assert len(opened) == 2, "the camera is opened again"
             shown = table.screen.views[-1].camera
             assert shown is not None and shown.working
-            assert table.camera.frames == 2
+            assert table.camera.state.frames == 2
     finally:
         release.set()
 
@@ -272,7 +279,7 @@ def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_r
             table.loop.step()
             assert opened == ["opened", "busy"]
             assert table.loop.wedged
-            assert table.session.message.startswith(
+            assert table.session.state.message.text.startswith(
                 "the camera is stuck in a read that never returned"
             )
             runner = threading.Thread(target=table.loop.run)

@@ -15,14 +15,16 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.actions import Action, Press
+from companion.app.camera import Camera
 from companion.app.editor import RowKind
-from companion.app.loop import Camera, Loop
+from companion.app.loop import Loop
 from companion.app.session import Session, Settings
-from companion.controls.actions import Action, Press
+from companion.app.states import Phase
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.display.screen import DisplayMode, Screen
-from companion.display.view import Level, Phase, ScreenView
-from companion.journal import Journal
+from companion.display.view import Level, ScreenView
+from companion.journal import History, Journal
 from companion.rules import Game
 from companion.sources.folder import FolderSource
 from companion.vision.decode import make_decoder
@@ -59,7 +61,6 @@ class Table:
         board = layout()
         reader = TableReader(calibration(), board, make_decoder())
         settings = Settings(tuple(s.slot for s in board.slots))
-        session = Session(RULESET, LINEUP, self.journal, settings)
         self.now = 0.0
         self.screen = RecordingScreen()
         camera = Camera(
@@ -67,6 +68,7 @@ class Table:
             TableWatcher(reader, Stabiliser()),
             board,
         )
+        session = Session.new(RULESET, LINEUP, self.journal, settings, camera.pictures)
         self.loop = Loop(session, self.screen, lambda: self.now, camera)
         self.factory = MockFactory()
         self.pressed: queue.SimpleQueue[Press] = queue.SimpleQueue()
@@ -79,6 +81,11 @@ class Table:
     @property
     def session(self) -> Session:
         return self.loop.session
+
+    @property
+    def phase(self) -> Phase:
+        """The phase the session is in after the last step."""
+        return self.session.state.phase
 
     @property
     def view(self) -> ScreenView:
@@ -124,11 +131,11 @@ def notices(view: ScreenView, level: Level) -> list[str]:
 def test_a_round_is_read_proposed_confirmed_undone_and_corrected(table: Table) -> None:
     f = round_one()
     table.frames(1)
-    assert table.view.phase is Phase.SETUP
+    assert table.phase is Phase.SETUP
     table.push(PINS.confirm)
     table.frames(1)
-    assert table.session.game_id is not None
-    assert table.view.phase is Phase.WAITING
+    assert table.session.state.game_id is not None
+    assert table.phase is Phase.WAITING
 
     table.frames(SETTLE)
     assert "waiting for votes from Ben, Cleo and Dan" in notices(table.view, Level.WAITING)
@@ -139,54 +146,54 @@ def test_a_round_is_read_proposed_confirmed_undone_and_corrected(table: Table) -
     assert len(problems) == 1
     assert problems[0].startswith(f"{f.wrong_voter} voted for slot ")
     assert problems[0].endswith("their own card")
-    assert table.view.phase is Phase.WAITING
+    assert table.phase is Phase.WAITING
 
     table.frames(SETTLE)
-    assert table.view.phase is Phase.PROPOSAL
+    assert table.phase is Phase.PROPOSAL
     expected = Game.start(RULESET, LINEUP.names, "Ann").score(f.reveal)
     proposal = table.view.proposal
     assert proposal is not None
     assert [line.points for line in proposal.lines] == list(expected.deltas.values())
     assert notices(table.view, Level.PROBLEM) == []
-    assert table.journal.rounds(table.session.game_id) == ()
+    assert History(table.journal).rounds(table.session.state.game_id) == ()
 
     table.push(PINS.confirm)
     table.frames(1)
-    assert table.view.phase is Phase.CLEARING
-    stored = table.journal.load(table.session.game_id)
+    assert table.phase is Phase.CLEARING
+    stored = table.journal.load(table.session.state.game_id)
     assert stored.game.played[0].score.round.reveal == f.reveal
     assert dict(stored.game.totals) == {name: expected.deltas[name] for name in LINEUP.names}
 
     table.frames(CLEAR + 2)
-    assert table.view.phase is Phase.WAITING
+    assert table.phase is Phase.WAITING
     assert table.view.title.endswith("round 2")
 
     table.push(PINS.undo, hold=True)
     table.frames(1)
-    assert table.journal.rounds(table.session.game_id) == ()
+    assert History(table.journal).rounds(table.session.state.game_id) == ()
     assert table.view.title.endswith("round 1")
 
     table.frames(SETTLE + 1)
-    assert table.view.phase is Phase.PROPOSAL
+    assert table.phase is Phase.PROPOSAL
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
     table.frames(1)
-    assert len(table.journal.rounds(table.session.game_id)) == 1
+    assert len(History(table.journal).rounds(table.session.state.game_id)) == 1
     table.frames(CLEAR + 2)
-    assert table.view.phase is Phase.WAITING
+    assert table.phase is Phase.WAITING
 
     table.push(PINS.next, hold=True)
     table.frames(1)
-    assert table.view.phase is Phase.EDITING
+    assert table.phase is Phase.EDITING
     table.loop.post(Press(Action.PICK, 0))
     table.loop.post(Press(Action.LEFT))
     table.frames(1)
-    editor = table.session.editor
+    editor = table.session.state.editor
     assert editor is not None and editor.number == 1 and editor.past
     vote = next(i for i, r in enumerate(editor.rows) if r.kind is RowKind.VOTE)
     table.loop.post(Press(Action.PICK, vote))
     table.frames(1)
     for _ in range(len(editor.slots) + 1):
-        editor = table.session.editor
+        editor = table.session.state.editor
         assert editor is not None
         if editor.reveal() != f.reveal and not editor.problems():
             break
@@ -198,11 +205,13 @@ def test_a_round_is_read_proposed_confirmed_undone_and_corrected(table: Table) -
     assert buttons["Save"].enabled
     table.loop.post(Press(Action.CONFIRM))
     table.frames(1)
-    assert table.view.phase is Phase.WAITING
+    assert table.phase is Phase.WAITING
 
-    stored = table.journal.load(table.session.game_id)
+    stored = table.journal.load(table.session.state.game_id)
     assert stored.game.played[0].score.round.reveal == corrected
     rescored = Game.start(RULESET, LINEUP.names, "Ann").play(corrected)
     assert dict(stored.game.totals) == dict(rescored.totals)
-    assert dict(table.session.game.totals) == dict(rescored.totals)
-    assert [r.corrected for r in table.journal.rounds(table.session.game_id)] == [True]
+    assert dict(table.session.state.game.totals) == dict(rescored.totals)
+    assert [r.corrected for r in History(table.journal).rounds(table.session.state.game_id)] == [
+        True
+    ]

@@ -41,7 +41,7 @@ def test_the_loop_says_ready_feeds_the_watchdog_while_it_draws_and_says_stopping
 ) -> None:
     environ = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"}
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
         screen = RecordingScreen()
         loop = Loop(session, screen, time.monotonic, service=service_manager(environ))
         runner = threading.Thread(target=loop.run)

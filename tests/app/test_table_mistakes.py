@@ -20,9 +20,9 @@ from companion.app.table import TableReport, read_table
 from companion.kit.layouts import Point
 from companion.kit.tags import CHECK_ALPHABET, KitTag, Role
 from companion.rules import Game
+from companion.sim import ForeignCode, Placement, Scene, render, round_scene
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader
-from companion.vision.sim import ForeignCode, Placement, Scene, render, round_scene
 from tests.app.table_frames import LINEUP, RULESET
 from tests.rules.reference import reference_deltas
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
@@ -35,7 +35,7 @@ NEIGHBOUR = "NEXT2"
 @functools.cache
 def laid() -> Scene:
     """Round 1 laid out legally: Ann tells, Ben, Cleo and Dan vote."""
-    colours = dict(zip(LINEUP.names, LINEUP.colours, strict=True))
+    colours = LINEUP.colour_by_player
     return round_scene(layout(), KIT, GAME, np.random.default_rng(11), colours)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.kit.tags import KitTag, Role
-from companion.vision.sim import ForeignCode, Placement, Scene, render
+from companion.sim import ForeignCode, Placement, Scene, render
 from tests.vision.scenes import (
     KIT,
     LAYOUT_NAME,

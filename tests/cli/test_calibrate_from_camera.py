@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from companion.app.camera import Watching
 from companion.cli import build_parser, main
 from companion.cli.play import _loop
 from companion.journal import Journal
@@ -46,7 +47,7 @@ def test_calibrate_reads_the_camera_and_saves_into_the_state_folder(
     )
     with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
         loop = _loop(args, journal, stack)
-        assert loop.camera is not None and loop.camera.source is not None
+        assert loop.camera is not None and isinstance(loop.camera.state.status, Watching)
         assert loop.camera_note == ""
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.kit.layouts import LAYOUT_DIR, layout_names, load_layout, parse_layout
+from companion.kit.layouts import SHIPPED_LAYOUTS, layout_names, load_layout, parse_layout
 
 
 def test_list_prints_the_shipped_names_as_one_json_line(
@@ -15,7 +15,11 @@ def test_list_prints_the_shipped_names_as_one_json_line(
     assert main(["layout", "list"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1
-    assert json.loads(out) == layout_names() == sorted(p.stem for p in LAYOUT_DIR.glob("*.json"))
+    assert (
+        json.loads(out)
+        == layout_names()
+        == sorted(p.name.removesuffix(".json") for p in SHIPPED_LAYOUTS.iterdir())
+    )
     assert {"classic-8", "odyssey-12", "mat-a1-12"} <= set(json.loads(out))
 
 

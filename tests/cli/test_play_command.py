@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.camera import Failed
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.journal import Journal
@@ -48,9 +49,9 @@ def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
     )
     with Journal(path) as journal, ExitStack() as stack:
         loop = _loop(args, journal, stack)
-        assert loop.session.game_id == game_id
-        assert loop.session.game.round_number == 2
-        assert loop.session.lineup.colours == ("red", "blue", "green")
+        assert loop.session.state.game_id == game_id
+        assert loop.session.state.game.round_number == 2
+        assert loop.session.state.lineup.colours == ("red", "blue", "green")
 
 
 @pytest.mark.parametrize(
@@ -111,8 +112,8 @@ def test_the_same_options_resume_and_changed_players_or_rules_start_a_new_game(
     )
     with Journal(path) as journal, ExitStack() as stack:
         loop = _loop(args, journal, stack)
-        assert (loop.session.game_id == game_id) is resumed
-        assert (loop.session.game.round_number == 2) is resumed
+        assert (loop.session.state.game_id == game_id) is resumed
+        assert (loop.session.state.game.round_number == 2) is resumed
     said = capsys.readouterr().err
     assert ("starting a new game" in said) is not resumed
 
@@ -128,6 +129,8 @@ def test_a_damaged_camera_profile_is_shown_and_retried_not_a_crash(
     )
     with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
         loop = _loop(args, journal, stack)
-        assert loop.camera is not None and loop.camera.source is None
-        assert loop.camera.problem.startswith("camera not available: ")
-        assert "calibration.camera.json" in loop.camera.problem
+        assert loop.camera is not None
+        status = loop.camera.state.status
+        assert isinstance(status, Failed)
+        assert status.problem.startswith("camera not available: ")
+        assert "calibration.camera.json" in status.problem

@@ -7,7 +7,7 @@ import pytest
 from gpiozero import Button, Device
 from gpiozero.pins.mock import MockFactory
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.errors import HardwareError, PinSettingError
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.colours import BY_NAME, COLOURS, RGB
 from companion.controls import strip as strip_module
 from companion.controls.strip import MockStrip, SpiStrip, TrackStrip, make_strip
 from companion.controls.strip_spi import (
@@ -27,15 +28,12 @@ from companion.controls.strip_track import (
     TICK_RGB,
     TRACK_RGB,
     RabbitSpot,
-    lapped,
     rabbit_led,
     scaled,
     space_led,
     track_pixels,
 )
-from companion.display.view import RGB
 from companion.errors import HardwareError, PinSettingError, SettingError
-from companion.kit.colours import BY_NAME, COLOURS
 
 RED = BY_NAME["red"].rgb
 BLUE = BY_NAME["blue"].rgb
@@ -77,14 +75,6 @@ def test_rabbit_past_thirty_laps_and_blinks() -> None:
     dark = track_pixels([(31, (RED,))], 31, brightness=1.0, t=0.75 * SHARE_SECONDS)
     assert lit == with_lit(empty_track_31(), {1: RED})
     assert dark == with_lit(empty_track_31(), {1: OFF})
-
-
-@pytest.mark.parametrize(
-    ("position", "expected"),
-    [(0, (0, 0)), (30, (0, 30)), (31, (1, 1)), (60, (1, 30)), (61, (2, 1)), (95, (3, 5))],
-)
-def test_laps_start_again_at_space_zero(position: float, expected: tuple[int, float]) -> None:
-    assert lapped(position) == expected
 
 
 def test_rabbits_sharing_a_space_take_turns_in_seating_order() -> None:

@@ -13,7 +13,8 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
-from companion.controls.actions import Action
+from companion.actions import Action
+from companion.colours import COLOURS
 from companion.display.render import render
 from companion.display.view import (
     RGB,
@@ -24,14 +25,12 @@ from companion.display.view import (
     Level,
     Notice,
     OnScreenButton,
-    Phase,
     Rabbit,
     ScoreLine,
     ScreenView,
     SetupView,
     WinnerView,
 )
-from companion.kit.colours import COLOURS
 
 RGBS: tuple[RGB, ...] = tuple(c.rgb for c in COLOURS)
 LONG_NAMES = (
@@ -101,7 +100,6 @@ def twelve_players() -> ScreenView:
     """Twelve players with long names, mid-game, a proposal with reasons, a camera."""
     totals = (12, 15, 12, 9, 21, 15, 3, 27, 12, 18, 6, 24)
     return ScreenView(
-        phase=Phase.PROPOSAL,
         title="Dixit Odyssey - round 14",
         headline="Proposed score: press Confirm, or fix it by hand",
         rabbits=_rabbits(LONG_NAMES, totals, teller=4),
@@ -117,7 +115,6 @@ def twelve_players() -> ScreenView:
 def three_players() -> ScreenView:
     """Three players waiting for votes, the last round shown."""
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit (first edition) - round 3",
         headline="Waiting for Bob and Cleo to vote",
         rabbits=_rabbits(SHORT_NAMES, (7, 4, 10), teller=0),
@@ -151,7 +148,6 @@ def teams() -> ScreenView:
         for i, (name, total) in enumerate(zip(names, totals, strict=True))
     )
     return ScreenView(
-        phase=Phase.CLEARING,
         title="Dixit Party, teams - round 6",
         headline="Round 6 scored: clear the table for round 7",
         rabbits=rabbits,
@@ -169,7 +165,6 @@ def teams() -> ScreenView:
 def crowded() -> ScreenView:
     """All twelve rabbits on space 0: the start of a big game."""
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit Odyssey - round 1",
         headline="Alexandrina tells: lay your cards face down",
         rabbits=_rabbits(LONG_NAMES, (0,) * 12, teller=0),
@@ -182,7 +177,6 @@ def sharing() -> ScreenView:
     """Rabbits sharing spaces in groups of two to five, one lapped (34 next to 4)."""
     totals = (4, 34, 4, 17, 17, 17, 17, 17, 29, 29, 30, 4)
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit Odyssey - round 11, playing on past 30",
         headline="Evangeline tells: lay your cards face down",
         rabbits=_rabbits(LONG_NAMES, totals, teller=4),
@@ -194,7 +188,6 @@ def sharing() -> ScreenView:
 def lapped() -> ScreenView:
     """A score of 34 beside a score of 4, a target of 40."""
     return ScreenView(
-        phase=Phase.WAITING,
         title="House rules - to 40 points",
         headline="Cleo tells: lay your cards face down",
         rabbits=_rabbits(SHORT_NAMES, (34, 4, 22), teller=2),
@@ -223,7 +216,6 @@ def many_notices() -> ScreenView:
         )
     )
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit Odyssey - round 6",
         headline="The table is not ready to score: put right what is shown in red",
         rabbits=_rabbits(LONG_NAMES, (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), teller=7),
@@ -237,7 +229,6 @@ def many_notices() -> ScreenView:
 def long_reasons() -> ScreenView:
     """A proposal where each scorer has five reasons, and a very long headline."""
     return ScreenView(
-        phase=Phase.PROPOSAL,
         title="Dixit (first edition) - round 8",
         headline=(
             "Proposed score for round 8, where everyone found the storyteller's card so "
@@ -264,7 +255,6 @@ def editor() -> ScreenView:
     ]
     rows.append(EditorRow("Trap", "none", False))
     return ScreenView(
-        phase=Phase.EDITING,
         title="Dixit Odyssey - round 14",
         headline="Correct the round, then press Confirm",
         rabbits=_rabbits(LONG_NAMES, (3,) * 12, teller=0),
@@ -296,7 +286,6 @@ def small_editor() -> ScreenView:
         EditorRow("Cleo's vote", "slot 1", False),
     )
     return ScreenView(
-        phase=Phase.EDITING,
         title="Dixit - round 5",
         headline="Enter round 5 by hand",
         rabbits=_rabbits(SHORT_NAMES, (3, 4, 5), teller=0),
@@ -314,7 +303,6 @@ def small_editor() -> ScreenView:
 def setup() -> ScreenView:
     """Choosing the first storyteller among twelve."""
     return ScreenView(
-        phase=Phase.SETUP,
         title="Dixit Odyssey - new game",
         headline="Who tells first?",
         rabbits=_rabbits(LONG_NAMES, (0,) * 12, teller=5),
@@ -331,7 +319,6 @@ def setup() -> ScreenView:
 def small_setup() -> ScreenView:
     """Choosing the first storyteller among three."""
     return ScreenView(
-        phase=Phase.SETUP,
         title="Dixit - new game",
         headline="Who tells first?",
         rabbits=_rabbits(SHORT_NAMES, (0, 0, 0), teller=0),
@@ -350,7 +337,6 @@ def winner() -> ScreenView:
     totals = (31, 31, 28, 27, 25, 22, 22, 20, 18, 15, 12, 9)
     standings = tuple((name, (RGBS[i],), totals[i]) for i, name in enumerate(LONG_NAMES))
     return ScreenView(
-        phase=Phase.WINNER,
         title="Dixit Odyssey - game over after round 16",
         headline="Alexandrina and Bartholomew win!",
         rabbits=_rabbits(LONG_NAMES, totals, teller=-1),
@@ -366,7 +352,6 @@ def winner() -> ScreenView:
 def small_winner() -> ScreenView:
     """The end of a three-player game ended by turns (no target)."""
     return ScreenView(
-        phase=Phase.WINNER,
         title="Dixit - game over after round 9",
         headline="Cleo wins!",
         rabbits=_rabbits(SHORT_NAMES, (18, 22, 25), teller=-1),
@@ -383,7 +368,6 @@ def small_winner() -> ScreenView:
 def camera_failed() -> ScreenView:
     """The camera has failed; the status says what to do."""
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit - round 2",
         headline="The camera has stopped: score by hand or check the cable",
         rabbits=_rabbits(SHORT_NAMES, (3, 0, 4), teller=1),
@@ -400,7 +384,6 @@ def camera_failed() -> ScreenView:
 def no_picture_yet() -> ScreenView:
     """A camera that works but has no frame yet, no buttons, nothing else."""
     return ScreenView(
-        phase=Phase.WAITING,
         title="Dixit",
         headline="Starting the camera",
         rabbits=(),

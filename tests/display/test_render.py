@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
 from companion.display import camera, editor, fonts, layout, notices, paint, theme, track, winner
 from companion.display.render import HitMap, render
 from companion.display.view import (
@@ -20,7 +20,6 @@ from companion.display.view import (
     Level,
     Notice,
     OnScreenButton,
-    Phase,
     Rabbit,
     ScreenView,
 )
@@ -99,7 +98,6 @@ def test_every_setup_player_can_be_touched(size: tuple[int, int]) -> None:
 
 def test_disabled_buttons_are_drawn_but_not_touchable() -> None:
     view = ScreenView(
-        Phase.WAITING,
         "t",
         "h",
         (),
@@ -218,7 +216,6 @@ def pixels_of(surface: pygame.Surface, colour: RGB, area: pygame.Rect) -> int:
 
 def one_rabbit(position: float, colour: RGB = PURPLE, target: int | None = 30) -> ScreenView:
     return ScreenView(
-        Phase.WAITING,
         "t",
         "h",
         (Rabbit("Pat", (colour,), round(position), position),),
@@ -254,14 +251,6 @@ def test_a_lapped_rabbit_is_told_apart_from_one_on_the_same_space() -> None:
     assert pixels_of(lapped_surface, PURPLE, cell) > 20
     assert pixels_of(lapped_surface, theme.GOLD, cell) > 20
     assert pixels_of(plain_surface, theme.GOLD, track_cell(plain, 4)) == 0
-
-
-def test_track_spaces_and_laps() -> None:
-    assert track.lap_and_space(34) == (1, 4)
-    assert track.lap_and_space(30) == (0, 30)
-    assert track.lap_and_space(60) == (1, 30)
-    assert track.lap_and_space(61) == (2, 1)
-    assert track.lap_and_space(-2) == (0, 0)
 
 
 def test_all_twelve_rabbits_on_one_space_show_their_colours() -> None:
@@ -331,7 +320,6 @@ def test_the_countdown_is_drawn_when_set() -> None:
 
 def test_a_grey_camera_picture_is_drawn_too() -> None:
     view = ScreenView(
-        Phase.WAITING,
         "t",
         "h",
         (),

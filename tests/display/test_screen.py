@@ -8,9 +8,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.controls.actions import Action, Press
+from companion.actions import Action, Press
 from companion.display.screen import KEYS, DisplayMode, Screen, choose_mode
-from companion.display.view import Phase, ScreenView
+from companion.display.view import ScreenView
 from tests.display import sample_views
 
 
@@ -167,7 +167,7 @@ def test_closing_twice_is_safe() -> None:
 
 
 def test_an_empty_view_shows(screen: Screen) -> None:
-    screen.show(ScreenView(Phase.WAITING, "", "", ()))
+    screen.show(ScreenView("", "", ()))
     assert screen.hits.areas == ()
 
 

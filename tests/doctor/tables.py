@@ -13,9 +13,9 @@ import numpy as np
 
 from companion.doctor import Settings
 from companion.kit.tags import KitTag
+from companion.sim import CameraPose, Scene, render
 from companion.vision.calibration import save_calibration
 from companion.vision.decode import make_decoder
-from companion.vision.sim import CameraPose, Scene, render
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
 
 Image = np.ndarray

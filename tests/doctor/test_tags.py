@@ -5,15 +5,14 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.colours import COLOURS
 from companion.doctor.board import calibration_check
 from companion.doctor.camera import camera_check
 from companion.doctor.findings import Finding, Status
 from companion.doctor.tags import tags_check
 from companion.doctor.view import Sight
-from companion.kit.colours import COLOURS
-from companion.kit.tags import KitTag, Role
-from companion.vision.calibration import MIN_PX_PER_MODULE
-from companion.vision.sim import ForeignCode, Scene, render
+from companion.kit.tags import MIN_PX_PER_MODULE, KitTag, Role
+from companion.sim import ForeignCode, Scene, render
 from tests.doctor.tables import board_image, folder_of, settings
 from tests.vision.scenes import KIT, MILD, POSE, layout, round_frame
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import JournalCorruptError, UnreadableFileError, UnwritableFileError
 from companion.gamefile import GameRecord
-from companion.journal import GameStatus, Journal, RoundImages
+from companion.journal import GameStatus, History, Journal, RoundImages
 from companion.journal.recovery import move_aside
 from companion.journal.schema import SCHEMA_VERSION
 from tests.journal.helpers import colours, example, frame_of, play_into, spoil_party_round_5
@@ -92,13 +92,13 @@ def test_recovery_keeps_the_bad_file_and_saves_every_round_that_replays(tmp_path
         assert party.colours == colours(party.game)
         assert classic.status is GameStatus.PLAYING
         assert len(classic.game.played) == 4
-        assert journal.images(2, 3) == RoundImages(frame_of(3), frame_of(-3, 500))
-        assert journal.images(2, 4) == RoundImages(None, None)
+        assert History(journal).images(2, 3) == RoundImages(frame_of(3), frame_of(-3, 500))
+        assert History(journal).images(2, 4) == RoundImages(None, None)
         resumed = journal.resume()
         assert resumed is not None
         assert resumed.id == 2
     with Journal(path) as reopened:
-        assert [g.id for g in reopened.games()] == [2, 1]
+        assert [g.id for g in History(reopened).games()] == [2, 1]
 
 
 def test_recovery_from_random_bytes_starts_a_fresh_journal(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_recovery_from_random_bytes_starts_a_fresh_journal(tmp_path: Path) -> No
     path.write_bytes(random.Random(3).randbytes(10_000))
     journal, message = Journal.open_or_recover(path, clock=clock)
     with journal:
-        assert journal.games() == ()
+        assert History(journal).games() == ()
     assert message == (
         f"The journal journal.sqlite could not be opened; it is kept as {ASIDE}. "
         "Nothing could be saved from it; a new journal was started."
@@ -133,10 +133,10 @@ def test_recovery_from_any_truncation_never_crashes(tmp_path: Path, keep: float)
     journal, message = Journal.open_or_recover(path, clock=clock)
     with journal:
         assert message is not None
-        for summary in journal.games():
+        for summary in History(journal).games():
             stored = journal.load(summary.id)
             assert len(stored.game.played) == summary.rounds
-        assert len([g for g in journal.games() if g.status is GameStatus.PLAYING]) <= 1
+        assert len([g for g in History(journal).games() if g.status is GameStatus.PLAYING]) <= 1
 
 
 def test_a_second_recovery_in_the_same_second_gets_its_own_name(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_a_sound_journal_is_opened_as_it_is(tmp_path: Path) -> None:
     journal, message = Journal.open_or_recover(path, clock=clock)
     with journal:
         assert message is None
-        assert len(journal.games()) == 2
+        assert len(History(journal).games()) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite"]
 
 

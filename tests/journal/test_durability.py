@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.gamefile import game_document
-from companion.journal import GameStatus, Journal
+from companion.journal import GameStatus, History, Journal
 from tests.journal.helpers import ROOT, example
 
 KILLS = 240
@@ -136,14 +136,14 @@ def check(path: Path, killed: Killed) -> int:
     expected = game_document(example(EXAMPLE).play())["rounds"]
     stored = 0
     with Journal(path) as journal:
-        summaries = journal.games()
+        summaries = History(journal).games()
         assert len([g for g in summaries if g.status is GameStatus.PLAYING]) <= 1
         for summary in summaries:
-            rounds = journal.rounds(summary.id)
+            rounds = History(journal).rounds(summary.id)
             assert [r.number for r in rounds] == list(range(1, summary.rounds + 1))
             assert all(r.has_frame and r.has_overlay for r in rounds)
             for number in (1, summary.rounds) if summary.rounds else ():
-                images = journal.images(summary.id, number)
+                images = History(journal).images(summary.id, number)
                 assert images.frame is not None and len(images.frame) == FRAME_BYTES
                 assert images.overlay is not None and len(images.overlay) == OVERLAY_BYTES
             game = journal.load(summary.id).game

@@ -6,7 +6,7 @@ import pytest
 
 from companion.errors import JournalError, SeatingError, UnknownGameError
 from companion.gamefile import GameRecord
-from companion.journal import GameStatus, Journal, default_journal_path
+from companion.journal import GameStatus, History, Journal, default_journal_path
 from companion.rules import Reveal
 from tests.journal.helpers import colours, example, play_into
 
@@ -31,7 +31,7 @@ def test_starting_a_new_game_abandons_the_one_being_played(tmp_path: Path) -> No
         resumed = journal.resume()
         assert resumed is not None
         assert resumed.id == second
-        statuses = [g.status for g in journal.games()]
+        statuses = [g.status for g in History(journal).games()]
     assert statuses == [GameStatus.PLAYING, GameStatus.ABANDONED]
 
 
@@ -81,7 +81,7 @@ def test_unknown_games_are_named(tmp_path: Path) -> None:
             journal.load(1)
         play_into(journal, example("classic-1e-4-players"), 1)
         with pytest.raises(UnknownGameError) as caught:
-            journal.rounds(7)
+            History(journal).rounds(7)
     path = tmp_path / "journal.sqlite"
     assert str(empty.value) == f"{path}: there is no game 1 (it holds no games)"
     assert str(caught.value) == f"{path}: there is no game 7 (the newest is game 1)"
@@ -96,14 +96,14 @@ def test_a_game_is_stored_before_its_first_round_with_every_colour(tmp_path: Pat
             journal.start_game(record.start, {"red": "red", "blue": "blue", "green": "green"})
         with pytest.raises(SeatingError, match="'pink' is not one of the players"):
             journal.start_game(record.start, {**colours(record.start), "pink": "pink"})
-        assert journal.games() == ()
+        assert History(journal).games() == ()
 
 
 def test_a_closed_journal_says_so(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal.sqlite")
     journal.close()
     with pytest.raises(JournalError, match="the journal is closed"):
-        journal.games()
+        History(journal).games()
 
 
 def test_the_default_path_follows_the_state_folder(

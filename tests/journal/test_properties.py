@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CorrectionError, RulesError
-from companion.journal import GameStatus, Journal
+from companion.journal import GameStatus, History, Journal
 from companion.rules import Game, Reveal
 from tests.journal.helpers import colours
 from tests.rules.strategies import games, legal_reveals
@@ -22,7 +22,7 @@ def assert_holds(journal: Journal, game_id: int, game: Game) -> None:
     assert stored.game == game
     finished = game.outcome is not None
     assert (stored.status is GameStatus.FINISHED) == finished
-    rounds = journal.rounds(game_id)
+    rounds = History(journal).rounds(game_id)
     assert [r.number for r in rounds] == list(range(1, len(game.played) + 1))
     assert [dict(r.totals) for r in rounds] == [dict(p.totals) for p in game.played]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalCorruptError, JournalError
-from companion.journal import GameStatus, Journal, RoundImages, RoundSummary
+from companion.journal import GameStatus, History, Journal, RoundImages, RoundSummary
 from companion.journal.recovery import SIDE_FILES
 from companion.rules import Reveal
 from tests.journal.helpers import example, frame_of, play_into
@@ -54,7 +54,7 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> Original:
         for stem in FINISHED:
             play_into(journal, example(stem))
         play_into(journal, example(PLAYING), PLAYED)
-        summaries = {g.id: journal.rounds(g.id) for g in journal.games()}
+        summaries = {g.id: History(journal).rounds(g.id) for g in History(journal).games()}
     assert not Path(f"{path}-wal").exists()
     conn = sqlite3.connect(path)
     (page_size,) = conn.execute("PRAGMA page_size").fetchone()
@@ -78,7 +78,7 @@ def held(journal: Journal) -> dict[int, tuple[Reveal, ...]]:
     """Every game the journal holds, replayed, as the reveals of its rounds."""
     return {
         g.id: tuple(p.score.round.reveal for p in journal.load(g.id).game.played)
-        for g in journal.games()
+        for g in History(journal).games()
     }
 
 
@@ -100,7 +100,7 @@ def check_salvaged(path: Path, damaged: bytes, message: str | None, original: Or
         games = held(journal)
         for game_id, reveals in games.items():
             assert reveals == original.reveals[game_id][: len(reveals)]
-        assert len([g for g in journal.games() if g.status is GameStatus.PLAYING]) <= 1
+        assert len([g for g in History(journal).games() if g.status is GameStatus.PLAYING]) <= 1
         journal.resume()
         new_id, _ = play_into(journal, example(PLAYING), 1)
     with Journal(path) as reopened:
@@ -149,9 +149,9 @@ def test_random_bytes_in_the_middle_never_raise_foreign_errors_nor_lose_a_readab
         with Journal(path) as journal:
             try:
                 games = held(journal)
-                summaries = {game_id: journal.rounds(game_id) for game_id in games}
+                summaries = {game_id: History(journal).rounds(game_id) for game_id in games}
                 pictures = [
-                    journal.images(game_id, number) == pictures_of(number)
+                    History(journal).images(game_id, number) == pictures_of(number)
                     for game_id, reveals in games.items()
                     for number in range(1, len(reveals) + 1)
                 ]

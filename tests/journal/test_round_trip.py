@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.gamefile import game_document, parse_game, result_document
-from companion.journal import GameStatus, Journal, RoundImages
+from companion.journal import GameStatus, History, Journal, RoundImages
 from tests.journal.helpers import EXAMPLES, colours, example, frame_of, play_into
 
 MOMENT = datetime(2026, 11, 21, 20, 15, 0, tzinfo=UTC)
@@ -33,7 +33,7 @@ def test_the_export_scores_to_the_same_totals(path: Path, tmp_path: Path) -> Non
     record = parse_game(path.read_text())
     with Journal(tmp_path / "journal.sqlite") as journal:
         game_id, played = play_into(journal, record)
-        exported = parse_game(journal.export(game_id))
+        exported = parse_game(History(journal).export(game_id))
     assert exported == parse_game(path.read_text())
     assert dict(exported.play().totals) == dict(played.totals)
 
@@ -42,7 +42,7 @@ def test_round_summaries_hold_the_engine_scores(tmp_path: Path) -> None:
     record = example("teams-8-players")
     with Journal(tmp_path / "journal.sqlite", clock=lambda: MOMENT) as journal:
         game_id, played = play_into(journal, record)
-        rounds = journal.rounds(game_id)
+        rounds = History(journal).rounds(game_id)
     assert [r.number for r in rounds] == list(range(1, len(record.reveals) + 1))
     for summary, round_played in zip(rounds, played.played, strict=True):
         assert summary.storyteller == round_played.score.round.storyteller
@@ -58,7 +58,7 @@ def test_the_list_of_games_is_newest_first_with_winners_once_finished(tmp_path: 
     with Journal(tmp_path / "journal.sqlite", clock=lambda: MOMENT) as journal:
         first, finished = play_into(journal, example("party-1e-7-players"))
         second, playing = play_into(journal, example("classic-1e-4-players"), 3)
-        games = journal.games()
+        games = History(journal).games()
     assert [g.id for g in games] == [second, first]
     latest, older = games
     assert (latest.ruleset, latest.rounds, latest.status) == ("classic-1e", 3, GameStatus.PLAYING)
@@ -75,7 +75,7 @@ def test_a_game_without_rounds_lists_zero_totals(tmp_path: Path) -> None:
     record = example("teams-8-players")
     with Journal(tmp_path / "journal.sqlite") as journal:
         journal.start_game(record.start, colours(record.start))
-        (summary,) = journal.games()
+        (summary,) = History(journal).games()
     assert summary.rounds == 0
     assert summary.totals == dict.fromkeys(record.start.scorers, 0)
 
@@ -88,10 +88,12 @@ def test_images_are_stored_and_read_back_byte_for_byte(tmp_path: Path) -> None:
         journal.commit_round(game_id, game, frame=b"\xff\xd8only a frame\xff\xd9")
         game = game.play(record.reveals[3])
         journal.commit_round(game_id, game)
-        assert journal.images(game_id, 1) == RoundImages(frame_of(1), frame_of(-1, 500))
-        assert journal.images(game_id, 3) == RoundImages(b"\xff\xd8only a frame\xff\xd9", None)
-        assert journal.images(game_id, 4) == RoundImages(None, None)
-        flags = [(r.has_frame, r.has_overlay) for r in journal.rounds(game_id)]
+        assert History(journal).images(game_id, 1) == RoundImages(frame_of(1), frame_of(-1, 500))
+        assert History(journal).images(game_id, 3) == RoundImages(
+            b"\xff\xd8only a frame\xff\xd9", None
+        )
+        assert History(journal).images(game_id, 4) == RoundImages(None, None)
+        flags = [(r.has_frame, r.has_overlay) for r in History(journal).rounds(game_id)]
     assert flags == [(True, True), (True, True), (True, False), (False, False)]
 
 

@@ -12,7 +12,7 @@ from companion.errors import (
     OwnCardVoteError,
 )
 from companion.gamefile import game_document
-from companion.journal import GameStatus, Journal, RoundImages
+from companion.journal import GameStatus, History, Journal, RoundImages
 from companion.rules import Game, Reveal
 from tests.journal.helpers import example, play_into
 
@@ -41,12 +41,12 @@ def test_undo_removes_the_last_round_and_its_pictures(tmp_path: Path) -> None:
         undone = journal.undo_round(game_id)
         assert undone == game.undo()
         assert journal.load(game_id).game == game.undo()
-        assert [r.number for r in journal.rounds(game_id)] == [1, 2, 3]
+        assert [r.number for r in History(journal).rounds(game_id)] == [1, 2, 3]
         with pytest.raises(JournalError, match="has no round 4"):
-            journal.images(game_id, 4)
+            History(journal).images(game_id, 4)
         again = undone.play(record.reveals[3])
         journal.commit_round(game_id, again, frame=b"new")
-        assert journal.images(game_id, 4) == RoundImages(b"new", None)
+        assert History(journal).images(game_id, 4) == RoundImages(b"new", None)
 
 
 def test_undoing_a_corrected_round_forgets_its_correction(tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ def test_undoing_a_corrected_round_forgets_its_correction(tmp_path: Path) -> Non
         journal.correct_round(game_id, 2, moved)
         journal.undo_round(game_id)
         journal.commit_round(game_id, game)
-        assert not any(r.corrected for r in journal.rounds(game_id))
+        assert not any(r.corrected for r in History(journal).rounds(game_id))
         assert journal.load(game_id).game == game
     assert corrections(tmp_path / "journal.sqlite") == []
 
@@ -106,7 +106,7 @@ def test_moving_a_vote_rescores_that_round_and_every_total_after_it(tmp_path: Pa
         expected = replayed(record.start, [moved, *record.reveals[1:6]])
         assert corrected == expected
         assert journal.load(game_id).game == expected
-        rounds = journal.rounds(game_id)
+        rounds = History(journal).rounds(game_id)
     assert [r.corrected for r in rounds] == [True, False, False, False, False, False]
     assert [dict(r.totals) for r in rounds] == [dict(p.totals) for p in expected.played]
     assert rounds[0].deltas == dict(expected.played[0].score.deltas)
@@ -125,7 +125,7 @@ def test_changing_an_owner_is_a_correction_too(tmp_path: Path) -> None:
         game_id, _ = play_into(journal, record, 3)
         corrected = journal.correct_round(game_id, 1, swapped)
         assert corrected.played[0].score.round.reveal == swapped
-        exported = journal.export(game_id)
+        exported = History(journal).export(game_id)
     assert '"3": "blue", "4": "green"' in exported
     assert corrected == replayed(record.start, [swapped, *record.reveals[1:3]])
 
@@ -136,11 +136,11 @@ def test_an_illegal_correction_raises_the_rules_error_and_writes_nothing(tmp_pat
     own_card = Reveal(old.cards, {**old.votes, "blue": (4,)})
     with Journal(tmp_path / "journal.sqlite") as journal:
         game_id, game = play_into(journal, record, 3)
-        before = journal.rounds(game_id)
+        before = History(journal).rounds(game_id)
         with pytest.raises(OwnCardVoteError) as caught:
             journal.correct_round(game_id, 1, own_card)
         assert str(caught.value) == "round 1: blue voted for slot 4, their own card"
-        assert journal.rounds(game_id) == before
+        assert History(journal).rounds(game_id) == before
         assert journal.load(game_id).game == game
     assert corrections(tmp_path / "journal.sqlite") == []
 
@@ -151,10 +151,10 @@ def test_a_correction_that_ends_the_game_earlier_is_refused(tmp_path: Path) -> N
     red_finds = Reveal(old.cards, {**old.votes, "red": (7,)})
     with Journal(tmp_path / "journal.sqlite") as journal:
         game_id, game = play_into(journal, record)
-        before = journal.rounds(game_id)
+        before = History(journal).rounds(game_id)
         with pytest.raises(CorrectionError) as caught:
             journal.correct_round(game_id, 8, red_finds)
-        assert journal.rounds(game_id) == before
+        assert History(journal).rounds(game_id) == before
         assert journal.load(game_id).game == game
     assert str(caught.value) == (
         f"{tmp_path / 'journal.sqlite'}: game 1: with round 8 corrected, round 9 could not "
@@ -183,7 +183,7 @@ def test_a_correction_that_changes_nothing_is_not_recorded(tmp_path: Path) -> No
     with Journal(tmp_path / "journal.sqlite") as journal:
         game_id, game = play_into(journal, record, 2)
         assert journal.correct_round(game_id, 2, record.reveals[1]) == game
-        assert not any(r.corrected for r in journal.rounds(game_id))
+        assert not any(r.corrected for r in History(journal).rounds(game_id))
 
 
 def test_a_correction_of_a_round_not_stored_names_it(tmp_path: Path) -> None:

@@ -15,12 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import LayoutError
-from companion.kit.layouts import LAYOUT_DIR, Layout, load_layout, parse_layout
+from companion.kit.layouts import SHIPPED_LAYOUTS, Layout, layout_names, load_layout, parse_layout
 from tests.mutations import damaged_files
 
-SHIPPED = {
-    path.stem: load_layout(str(path)).to_json() for path in sorted(LAYOUT_DIR.glob("*.json"))
-}
+SHIPPED = {name: load_layout(name).to_json() for name in layout_names()}
 
 
 def numbers(value: object) -> list[float]:
@@ -70,7 +68,7 @@ def test_a_damaged_layout_file_is_refused_or_fit_to_use(layout_path: Path, data:
 def test_regression_infinite_and_overlong_numbers_are_refused(
     layout_path: Path, field: str, value: str
 ) -> None:
-    text = (LAYOUT_DIR / "classic-8.json").read_text()
+    text = (SHIPPED_LAYOUTS / "classic-8.json").read_text(encoding="utf-8")
     start = text.index(f'"{field}": ') + len(f'"{field}": ')
     end = text.index(",\n", start)
     layout_path.write_text(text[:start] + value + text[end:])

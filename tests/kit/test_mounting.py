@@ -33,12 +33,12 @@ from companion.kit.mounting import (
     px_per_module,
     smallest_tag,
 )
-from companion.kit.tags import parse_tag
-from companion.vision.calibration import MIN_PX_PER_MODULE, calibrate
+from companion.kit.tags import MIN_PX_PER_MODULE, parse_tag
+from companion.sim import CameraPose, Conditions, Scene, render
+from companion.sim.camera import project
+from companion.vision.calibration import calibrate
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import to_gray
-from companion.vision.sim import CameraPose, Conditions, Scene, render
-from companion.vision.sim_camera import project
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.colours import COLOURS
 from companion.errors import ForeignTagError
-from companion.kit.colours import COLOURS
 from companion.kit.tags import ALPHANUMERIC, CHECK_ALPHABET, KitTag, kit_tags, parse_tag
 
 TAGS = tuple(tag for kit in ("AB", "CAFE1", "Z9Z9Z9") for tag in kit_tags(kit, 12))

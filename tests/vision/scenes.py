@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.kit.colours import COLOURS
+from companion.colours import COLOURS
 from companion.kit.layouts import Layout, load_layout
 from companion.rules import Game, find_ruleset
+from companion.sim import CameraPose, Conditions, Scene, SimFrame, render, round_scene
 from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import to_gray
-from companion.vision.sim import CameraPose, Conditions, Scene, SimFrame, render, round_scene
 
 KIT = "CAFE1"
 LAYOUT_NAME = str(Path(__file__).with_name("small-4.json"))

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.kit.colours import COLOURS
+from companion.colours import COLOURS
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import KitTag, Role
 from companion.rules import RULESETS, Game
+from companion.sim import CameraPose, Conditions, ForeignCode, Scene, render, round_scene
 from companion.vision.assign import PlacedToken, observe
 from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher, to_gray
 from companion.vision.records import TableObservation
-from companion.vision.sim import CameraPose, Conditions, ForeignCode, Scene, render, round_scene
 from companion.vision.stabilise import Stabiliser
 
 KIT = "CAFE1"

@@ -5,10 +5,10 @@ import dataclasses
 import numpy as np
 
 from companion.kit.tags import KitTag, Role, parse_tag
+from companion.sim import Conditions, render
 from companion.vision.decode import Gray, make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher, to_gray
 from companion.vision.records import Detection
-from companion.vision.sim import Conditions, render
 from companion.vision.stabilise import Stabiliser
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout, round_frame, true_slots
 

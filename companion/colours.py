@@ -4,6 +4,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+RGB = tuple[int, int, int]
+"""A colour on the screen or an LED: red, green, blue, each 0 to 255."""
+
 
 @dataclass(frozen=True)
 class Colour:
@@ -13,7 +16,7 @@ class Colour:
     """The name used as the player's name in games: "red"."""
     code: str
     """Two capital letters in tag texts: "RD"."""
-    rgb: tuple[int, int, int]
+    rgb: RGB
     """The colour on screen and on printed labels."""
 
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 import zxingcpp
 
+from companion.colours import COLOURS
 from companion.errors import LayoutError, SeatingError, SettingError
-from companion.kit.colours import COLOURS
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import MODULES, KitTag, Role
 from companion.rules import Game, Reveal, find_ruleset
-from companion.vision.sim import (
+from companion.sim import (
     CameraPose,
     Conditions,
     ForeignCode,
@@ -27,7 +27,7 @@ from companion.vision.sim import (
     render,
     round_scene,
 )
-from companion.vision.sim_camera import project
+from companion.sim.camera import project
 
 KIT = "CAFE1"
 CLEAN = Conditions(blur_sigma_px=0, noise_sigma=0, gradient=0, jpeg_quality=None)

@@ -3,23 +3,22 @@
 They play the way people do: at reveal the owner tokens go down first, then the
 votes in twos and threes with hands over the board, now and then a dial on the
 voter's own card that is moved once the screen complains, and the table is cleared
-once the round is scored. They watch the screen (the session's phase) and nothing
-else; what they laid is kept as the truth the companion's reading is checked against.
+once the round is scored. They watch the screen and nothing else: the demo tells
+them what the screen asks of them (a `Moment`) and which round of which game it is.
+What they laid is kept as the truth the companion's reading is checked against.
 """
 
+import enum
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.app.lineup import Lineup
-from companion.app.session import Session
-from companion.display.view import Phase
 from companion.kit.layouts import Layout
 from companion.kit.tags import KitTag, Role
-from companion.rules import Reveal
-from companion.sources.simulated import Lay, SimulatedTable
-from companion.vision.sim import Placement, Scene, round_scene
+from companion.rules import Game, Reveal
+from companion.sim.scene import Lay, Placement, Scene, round_scene
 
 SETTLING = 6
 """Frames each stage of laying out lasts before the next hand comes."""
@@ -27,6 +26,19 @@ MISTAKE_FRAMES = 12
 """Frames a misplaced dial lies before its player notices the screen and moves it."""
 SPOT_TRIES = 200
 """Random places tried for a dial put down between the cards."""
+
+
+class Moment(enum.Enum):
+    """What the screen asks of the players at the table."""
+
+    CHOOSING = "choosing"
+    """Choose who tells first (an owner token laid alone on a card)."""
+    LAYING = "laying"
+    """Lay out the round: owner tokens, then the votes."""
+    CLEARING = "clearing"
+    """Clear the table: the round is scored, or the game is over."""
+    WATCHING = "watching"
+    """Nothing new to do (a round being corrected by hand): go on as before."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +56,19 @@ class DemoPlayers:
 
     def __init__(
         self,
-        table: SimulatedTable,
+        lay: Callable[[Lay], None],
         layout: Layout,
         kit: str,
-        lineup: Lineup,
+        colours: Mapping[str, str],
         rng: np.random.Generator,
         mistakes: float = 0.3,
     ) -> None:
-        self.table = table
+        self.lay = lay
+        """Puts what the players laid on the table (`SimulatedTable.lay`)."""
         self.layout = layout
         self.kit = kit
-        self.lineup = lineup
+        self.colours = dict(colours)
+        """Each player's kit colour, in seating order."""
         self.rng = rng
         self.mistakes = mistakes
         self.truth: Reveal | None = None
@@ -64,19 +78,17 @@ class DemoPlayers:
         self._for: tuple[object, ...] = ()
         self._frame = 0
 
-    def act(self, session: Session) -> None:
-        """Lay the table for the next frame, given what the screen shows."""
-        game = session.game
-        key: tuple[object, ...] = (session.phase, session.game_id, len(game.played))
-        if session.phase is Phase.PROPOSAL:
-            key = (Phase.WAITING, *key[1:])
+    def act(self, moment: Moment, game: Game, game_id: int | None) -> None:
+        """Lay the table for the next frame, given what the screen asks for in which
+        round of which game."""
+        key = (moment, game_id, len(game.played))
         if key != self._for:
             self._for = key
             self._frame = 0
-            self._plan = self._plan_for(session)
+            self._plan = self._plan_for(moment, game)
         stage = self._stage()
         if stage is not None:
-            self.table.lay(stage.lay)
+            self.lay(stage.lay)
         self._frame += 1
 
     def _stage(self) -> Stage | None:
@@ -87,21 +99,22 @@ class DemoPlayers:
             elapsed -= stage.frames
         return self._plan[-1] if self._plan else None
 
-    def _plan_for(self, session: Session) -> tuple[Stage, ...]:
+    def _plan_for(self, moment: Moment, game: Game) -> tuple[Stage, ...]:
         empty = Scene(self.layout, self.kit)
-        match session.phase:
-            case Phase.SETUP:
+        match moment:
+            case Moment.CHOOSING:
                 return (Stage(Lay(empty), SETTLING), Stage(Lay(self._first_storyteller()), 1))
-            case Phase.WAITING:
-                return self._round(session)
-            case Phase.CLEARING | Phase.WINNER:
+            case Moment.LAYING:
+                return self._round(game)
+            case Moment.CLEARING:
                 return (Stage(Lay(empty, hands=1), 2), Stage(Lay(empty), 1))
-            case _:
+            case Moment.WATCHING:
                 return self._plan
 
     def _first_storyteller(self) -> Scene:
         """One player's owner token alone on a card: "I tell first"."""
-        colour = self.lineup.colours[int(self.rng.integers(len(self.lineup.colours)))]
+        colours = list(self.colours.values())
+        colour = colours[int(self.rng.integers(len(colours)))]
         spec = self.layout.slots[int(self.rng.integers(len(self.layout.slots)))]
         x0, y0, x1, y1 = spec.card_mm
         token = Placement(
@@ -111,11 +124,10 @@ class DemoPlayers:
         )
         return Scene(self.layout, self.kit, {spec.slot: True}, (token,))
 
-    def _round(self, session: Session) -> tuple[Stage, ...]:
+    def _round(self, game: Game) -> tuple[Stage, ...]:
         """A round laid out in stages: owners, some votes with hands, maybe a mistake,
         then everything."""
-        colours = dict(zip(self.lineup.names, self.lineup.colours, strict=True))
-        full = round_scene(self.layout, self.kit, session.game, self.rng, colours)
+        full = round_scene(self.layout, self.kit, game, self.rng, self.colours)
         self.truth = full.reveal
         owners = tuple(p for p in full.tokens if p.tag.role is not Role.VOTE)
         votes = tuple(p for p in full.tokens if p.tag.role is Role.VOTE)
@@ -126,7 +138,7 @@ class DemoPlayers:
             Stage(Lay(replace(full, tokens=owners + half)), SETTLING),
         ]
         if self.rng.random() < self.mistakes:
-            wrong = self._own_card_vote(full, session) or self._dial_off_the_cards(full)
+            wrong = self._own_card_vote(full, game) or self._dial_off_the_cards(full)
             if wrong is not None:
                 self.mistakes_made += 1
                 stages.append(Stage(Lay(wrong, hands=1), 2))
@@ -135,11 +147,11 @@ class DemoPlayers:
         stages.append(Stage(Lay(full), 1))
         return tuple(stages)
 
-    def _own_card_vote(self, full: Scene, session: Session) -> Scene | None:
+    def _own_card_vote(self, full: Scene, game: Game) -> Scene | None:
         """The full table, but with one voter's dial on their own card, when the rules
         forbid that and some voter has a card of their own (half the time: the other
         half, the dial goes astray instead)."""
-        scoring = session.game.ruleset.scoring
+        scoring = game.ruleset.scoring
         if full.reveal is None or scoring.own_card_votes or self.rng.random() < 0.5:
             return None
         reveal = full.reveal
@@ -147,7 +159,7 @@ class DemoPlayers:
             tag = placement.tag
             if tag.role is not Role.VOTE or tag.colour is None:
                 continue
-            player = self.lineup.player_of(tag.colour)
+            player = self._player_of(tag.colour)
             own = reveal.slots_of(player) if player is not None else ()
             if not own:
                 continue
@@ -158,6 +170,9 @@ class DemoPlayers:
             tokens[i] = replace(placement, center_mm=spot, angle_deg=0.0)
             return replace(full, tokens=tuple(tokens))
         return None
+
+    def _player_of(self, colour: str) -> str | None:
+        return next((p for p, c in self.colours.items() if c == colour), None)
 
     def _dial_off_the_cards(self, full: Scene) -> Scene | None:
         """The full table, but with one vote dial put down between the cards, clear of

@@ -1,4 +1,7 @@
-"""Small helpers that put counts into the words a player reads on the screen."""
+"""Small helpers that put counts into the words a player reads on the screen.
+
+A leaf module: the rules engine, the reader, the journal and the screens all word
+their counts the same way through it."""
 
 _NUMBER_WORDS = (
     "no",
@@ -34,3 +37,13 @@ def slots(numbers: tuple[int, ...] | list[int]) -> str:
     """ "slot 3", "slots 2 and 5"."""
     label = "slot" if len(numbers) == 1 else "slots"
     return f"{label} {listing([str(n) for n in numbers])}"
+
+
+def round_span(first: int, last: int) -> str:
+    """ "round 4", "rounds 4 to 9"."""
+    return f"round {first}" if first == last else f"rounds {first} to {last}"
+
+
+def rounds_played(count: int) -> str:
+    """ "no rounds", "round 1", "rounds 1 to 7": the rounds a game holds."""
+    return "no rounds" if count == 0 else round_span(1, count)

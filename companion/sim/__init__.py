@@ -12,20 +12,24 @@ frame.truth.reveal   # the round the tokens stand for
 frame.truth.visible_tags
 ```
 
-`sim_scene` says what lies where, `sim_camera` where the camera is, `sim_effects`
-how the frame is spoiled, `sim_render` draws it and `sim_truth` says what it shows.
+`scene` says what lies where, `camera` where the camera is, `effects` how the
+frame is spoiled, `render` draws it and `truth` says what it shows; `players` are
+the demo's simulated group, who lay the tokens of whole rounds the way people do.
+The frame source that hands these frames to the game loop is
+`companion.sources.simulated.SimulatedTable`.
 """
 
-from companion.vision.sim_camera import CameraPose
-from companion.vision.sim_effects import Conditions
-from companion.vision.sim_render import SimFrame, render
-from companion.vision.sim_scene import ForeignCode, Placement, Scene, round_scene
-from companion.vision.sim_truth import Obstruction, SimTruth, TagTruth
+from companion.sim.camera import CameraPose
+from companion.sim.effects import Conditions
+from companion.sim.render import SimFrame, render
+from companion.sim.scene import ForeignCode, Lay, Placement, Scene, round_scene
+from companion.sim.truth import Obstruction, SimTruth, TagTruth
 
 __all__ = [
     "CameraPose",
     "Conditions",
     "ForeignCode",
+    "Lay",
     "Obstruction",
     "Placement",
     "Scene",

@@ -1,8 +1,8 @@
 """Drawing a simulated camera frame of a scene, with the ground truth of every code in it.
 
-`render` only puts the pieces together: the table (`sim_table`), the codes
-(`sim_codes`), hands (`sim_hands`), glare and the camera's effects (`sim_effects`),
-and the truth (`sim_truth`). Its order is fixed because every random draw comes from
+`render` only puts the pieces together: the table (`table`), the codes
+(`codes`), hands (`hands`), glare and the camera's effects (`effects`),
+and the truth (`truth`). Its order is fixed because every random draw comes from
 one generator: the same seed must give the same frame, pixel for pixel.
 """
 
@@ -12,14 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.errors import SettingError
-from companion.vision.sim_camera import CameraPose, Matrix
-from companion.vision.sim_codes import PrintedCode, draw_code, scene_codes
-from companion.vision.sim_effects import Conditions, draw_glare, through_camera
-from companion.vision.sim_hands import draw_hands
-from companion.vision.sim_pixels import Image
-from companion.vision.sim_scene import Scene
-from companion.vision.sim_table import paint_table
-from companion.vision.sim_truth import SimTruth, tag_truths
+from companion.sim.camera import CameraPose, Matrix
+from companion.sim.codes import PrintedCode, draw_code, scene_codes
+from companion.sim.effects import Conditions, draw_glare, through_camera
+from companion.sim.hands import draw_hands
+from companion.sim.pixels import Image
+from companion.sim.scene import Scene
+from companion.sim.table import paint_table
+from companion.sim.truth import SimTruth, tag_truths
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,9 +12,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.sim_camera import Matrix, project, px_per_mm
-from companion.vision.sim_pixels import Image, scaled
-from companion.vision.sim_scene import Scene
+from companion.sim.camera import Matrix, project, px_per_mm
+from companion.sim.pixels import Image, scaled
+from companion.sim.scene import Scene
 
 HAND_LIFT = 1.25
 """Hands hover nearer the camera than the board and look this much larger."""

@@ -12,10 +12,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.colours import RGB
 from companion.kit.layouts import Rect
-from companion.vision.sim_camera import CameraPose, Matrix, project, px_per_mm
-from companion.vision.sim_pixels import Image, scaled
-from companion.vision.sim_scene import Scene
+from companion.sim.camera import CameraPose, Matrix, project, px_per_mm
+from companion.sim.pixels import Image, scaled
+from companion.sim.scene import Scene
 
 RASTER_PX_PER_MM = 3.0
 """Most pixels per millimetre of the painted table: cards and wood have no fine detail."""
@@ -92,7 +93,7 @@ def _grain(rows: int, cols: int, rng: np.random.Generator) -> npt.NDArray[np.flo
     return np.asarray(cv2.addWeighted(streaks, 1.0, patches, 0.5, 0.0), np.float32)
 
 
-def _tinted(colour: tuple[int, int, int], relief: npt.NDArray[np.float32], depth: float) -> Image:
+def _tinted(colour: RGB, relief: npt.NDArray[np.float32], depth: float) -> Image:
     """A colour shaded by a relief map: each pixel is the colour times 1 + depth * relief."""
     channels = [cv2.convertScaleAbs(relief, alpha=depth * c, beta=float(c)) for c in colour]
     return np.asarray(cv2.merge(channels), dtype=np.uint8)

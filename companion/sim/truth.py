@@ -17,12 +17,12 @@ import numpy.typing as npt
 
 from companion.kit.tags import KitTag
 from companion.rules import Reveal
+from companion.sim.camera import CameraPose, Matrix, code_corners, code_side, project
+from companion.sim.codes import PrintedCode
+from companion.sim.effects import GlareSpot
+from companion.sim.pixels import Image
+from companion.sim.scene import Scene
 from companion.vision.records import Point, Quad
-from companion.vision.sim_camera import CameraPose, Matrix, code_corners, code_side, project
-from companion.vision.sim_codes import PrintedCode
-from companion.vision.sim_effects import GlareSpot
-from companion.vision.sim_pixels import Image
-from companion.vision.sim_scene import Scene
 
 GLARE_BURNT = 0.5
 """Glare this strong (share of the way to white) anywhere on a code counts as burnt out."""

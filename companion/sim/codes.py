@@ -17,10 +17,10 @@ import segno
 from companion.errors import ForeignTagError
 from companion.kit.qr import tag_modules
 from companion.kit.tags import QUIET_ZONE_MODULES, KitTag, parse_tag
+from companion.sim.camera import Corners, Matrix, module_map, project, square_mm
+from companion.sim.pixels import Image
+from companion.sim.scene import ForeignCode, Placement, Scene
 from companion.vision.records import Point
-from companion.vision.sim_camera import Corners, Matrix, module_map, project, square_mm
-from companion.vision.sim_pixels import Image
-from companion.vision.sim_scene import ForeignCode, Placement, Scene
 
 Modules = npt.NDArray[np.bool_]
 """A module matrix with its quiet zone, True where dark."""

@@ -3,7 +3,7 @@
 A scan of the board would be too easy a test: `Conditions` say how far a frame falls
 short of one, each effect as mild or as harsh as a test needs. Glare is drawn before
 the truth is taken, since it can burn a code out; blur, uneven light, noise and
-compression then spoil the whole frame. Hands, counted here too, are `sim_hands`'.
+compression then spoil the whole frame. Hands, counted here too, are `hands`'.
 """
 
 import math
@@ -14,10 +14,10 @@ import cv2
 import numpy as np
 
 from companion.errors import SettingError
+from companion.sim.camera import Matrix, project
+from companion.sim.pixels import Image, scaled, three_channels
+from companion.sim.scene import Scene
 from companion.vision.records import Point
-from companion.vision.sim_camera import Matrix, project
-from companion.vision.sim_pixels import Image, scaled, three_channels
-from companion.vision.sim_scene import Scene
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ come from the layout, so a scene only names the ones that are missing.
 `round_scene` lays out a random legal round of a game the way players do at reveal,
 so a test can follow one table from pixels to points and back to the `Reveal`.
 
-Where the camera hangs is `sim_camera`'s business; what a frame shows, `sim_truth`'s.
+Where the camera hangs is `camera`'s business; what a frame shows, `truth`'s.
 """
 
 import math
@@ -18,12 +18,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.colours import COLOURS
 from companion.errors import LayoutError, SeatingError
-from companion.kit.colours import COLOURS
 from companion.kit.layouts import Layout, Point, Rect
 from companion.kit.tags import KitTag, Role, check_kit_id
 from companion.rules import Game, Reveal
-from companion.vision.sim_camera import Corners, square_mm
+from companion.sim.camera import Corners, square_mm
 
 CANDIDATES = 24
 """Random spots tried for each token: the first roomy one wins, else the freest."""
@@ -286,3 +286,15 @@ def _touches(square: Corners, others: Iterable[Corners]) -> bool:
         if area > 0:
             return True
     return False
+
+
+@dataclass(frozen=True)
+class Lay:
+    """What lies on the simulated table, and what hides it."""
+
+    scene: Scene
+    """Board, cards, tokens and other codes."""
+    hands: int = 0
+    """Hands reaching over the board."""
+    camera_off: bool = False
+    """Whether the camera fails (unplugged, a cable knocked) while this lasts."""
