@@ -1,7 +1,10 @@
 """A power cut at any moment of a game loses no confirmed round and half-writes none.
 
-The demo runs as its own process on the small board and is killed with SIGKILL
-after a random time, again and again, each run going on with the journal's game.
+The demo runs as its own process on the small board and is killed with SIGKILL at a
+random moment of its play, again and again, each run going on with the journal's
+game. The moment is measured from the demo's first line about the game (so a slow
+start under load shifts it rather than wasting it), and the test waits on the
+demo's own output with deadlines, never on a guess of how long it takes.
 After every kill the journal must open cleanly, hold every round the demo had
 announced as scored, each with its pictures, and replay legally; at the end one run
 plays the game to its end and `companion score` agrees with the journal's export.
@@ -9,11 +12,12 @@ plays the game to its end and `companion score` agrees with the journal's export
 
 import json
 import os
+import queue
 import random
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -24,9 +28,17 @@ from tests.vision.scenes import LAYOUT_NAME
 
 KILLS = 50
 SEED = 20261121
+KILL_WITHIN_SECONDS = 3.0
+"""A kill lands at a random moment this long at most after the demo starts playing:
+a round is scored about every second on the small board, so kills fall before,
+during and after commits."""
+START_DEADLINE_SECONDS = 120.0
+"""How long a demo may take to start playing before the test fails."""
+PLAYING = "demo: Dixit "
+"""The start of the line the demo prints as it starts (or resumes) a game."""
 
 
-def demo(journal: Path, seed: int) -> list[str]:
+def demo(journal: Path, screens: Path, seed: int) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -46,7 +58,46 @@ def demo(journal: Path, seed: int) -> list[str]:
         str(seed),
         "--journal",
         str(journal),
+        "--out",
+        str(screens),
     ]
+
+
+def killed_at_random(command: list[str], env: dict[str, str], delay: float) -> tuple[int, str]:
+    """Run `command`, kill it `delay` seconds after it starts playing (unless it ended
+    first), and return its exit code and output."""
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+    )
+    assert child.stdout is not None
+    lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
+    def pump() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    seen: list[str] = []
+    try:
+        while not (seen and seen[-1].startswith(PLAYING)):
+            line = lines.get(timeout=START_DEADLINE_SECONDS)
+            if line is None:
+                break
+            seen.append(line)
+        try:
+            child.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait(timeout=START_DEADLINE_SECONDS)
+        reader.join(timeout=START_DEADLINE_SECONDS)
+    while not lines.empty():
+        seen.append(lines.get_nowait() or "")
+    return child.returncode, "".join(seen)
 
 
 def rounds_in(journal_path: Path) -> dict[int, int]:
@@ -74,14 +125,12 @@ def test_sigkill_at_random_moments_never_loses_or_half_writes_a_round(
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy"}
     before: dict[int, int] = {}
     announced = 0
+    screens = tmp_path / "screens"
     for kill in range(KILLS):
-        child = subprocess.Popen(
-            demo(path, kill), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+        code, output = killed_at_random(
+            demo(path, screens, kill), env, rng.uniform(0.0, KILL_WITHIN_SECONDS)
         )
-        time.sleep(rng.uniform(0.5, 7.0))
-        child.send_signal(signal.SIGKILL)  # a game that ended first has exited with 0
-        output, _ = child.communicate()
-        assert child.returncode in (0, -signal.SIGKILL), output
+        assert code in (0, -signal.SIGKILL), output
         scored = sum(1 for line in output.splitlines() if line.startswith("round "))
         after = rounds_in(path)
         for game, count in before.items():
@@ -92,7 +141,14 @@ def test_sigkill_at_random_moments_never_loses_or_half_writes_a_round(
         before = after
     assert announced >= 10, "the kills should have landed across many scored rounds"
 
-    finish = subprocess.run(demo(path, KILLS), capture_output=True, text=True, env=env, check=False)
+    finish = subprocess.run(
+        demo(path, screens, KILLS),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=START_DEADLINE_SECONDS * 5,
+    )
     assert finish.returncode == 0, finish.stdout + finish.stderr
     final = [line for line in finish.stdout.splitlines() if line.startswith("final totals: ")]
     game_id = max(rounds_in(path))

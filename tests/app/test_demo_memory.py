@@ -1,4 +1,4 @@
-"""The loop's memory stays flat over 100 rounds: nothing per round or per frame is kept."""
+"""The demo's memory stays flat over 60 rounds: nothing per round or per frame is kept."""
 
 from pathlib import Path
 
@@ -10,12 +10,15 @@ from companion.journal import Journal
 from companion.rules import find_ruleset
 from tests.vision.scenes import LAYOUT_NAME
 
-ROUNDS = 100
+ROUNDS = 60
+"""Forty rounds past `FIRST`: one frame kept a round would be 9 MB a round, 360 MB
+in all, far past the allowance. It was 100 rounds; the soak
+(`tests/app/test_soak.py`) shows flatness over a thousand through the same loop,
+so this test only has to catch what the demo's simulated camera would keep."""
 FIRST = 20
 """Round after which every bounded cache (text, table pictures) is full."""
 ALLOWED_MB = 64.0
-"""Growth from round 20 to 100 taken as flat: allocator noise, not a leak (one frame
-kept per round would be 9 MB a round, 720 MB in all)."""
+"""Growth from round 20 to 60 taken as flat: allocator noise, not a leak."""
 
 
 def resident_mb() -> float:
@@ -24,7 +27,7 @@ def resident_mb() -> float:
 
 
 @pytest.mark.slow
-def test_memory_stays_flat_over_a_hundred_rounds(tmp_path: Path) -> None:
+def test_memory_stays_flat_over_sixty_rounds(tmp_path: Path) -> None:
     memory: dict[int, float] = {}
 
     def said(line: str) -> None:
