@@ -1,16 +1,39 @@
-"""Suite-wide settings: hardware tests run only where the hardware is."""
+"""Suite-wide settings: every test has a time limit, and hardware tests run only where
+the hardware is."""
 
 import os
+from collections.abc import Iterator
 
 import pytest
+
+from tests.screens import RecordingScreen
 
 ON_HARDWARE = os.environ.get("COMPANION_HARDWARE") == "1"
 """Set COMPANION_HARDWARE=1 on a Raspberry Pi with the camera, buttons and strip wired."""
 
+SLOW_TEST_SECONDS = 900
+"""The time limit of a test marked `slow` (whole simulated games) that names none of its
+own; every other test has the `timeout` of pyproject.toml."""
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Skip tests marked `hardware` unless COMPANION_HARDWARE=1."""
+    """Run slow tests first, with their longer time limit, and skip tests marked
+    `hardware` unless COMPANION_HARDWARE=1.
+
+    Slow tests go first so that, spread over the cores, the run does not end with one
+    core still busy with a long test while the other has finished.
+    """
     skip = pytest.mark.skip(reason="needs Pi hardware; set COMPANION_HARDWARE=1 on a wired Pi")
+    items.sort(key=lambda item: "slow" not in item.keywords)
     for item in items:
+        if "slow" in item.keywords and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(SLOW_TEST_SECONDS))
         if "hardware" in item.keywords and not ON_HARDWARE:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def recording_screen() -> Iterator[RecordingScreen]:
+    """A headless screen that keeps every view it is shown, closed after the test."""
+    with RecordingScreen() as screen:
+        yield screen

@@ -2,7 +2,6 @@
 and the camera is tried again until it works."""
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,11 +28,16 @@ from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
 from companion.vision.stabilise import Stabiliser
 from tests.app.table_frames import LINEUP, RULESET
-from tests.app.test_loop_round import RecordingScreen
+from tests.screens import RecordingScreen
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
 
+WAIT = 10.0
+"""Longest wait for the loop, on its own thread, to draw the screens a test waits for."""
 
-def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path: Path) -> None:
+
+def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(
+    tmp_path: Path, recording_screen: RecordingScreen
+) -> None:
     board = layout()
     table = SimulatedTable(Scene(board, KIT), POSE, MILD, np.random.default_rng(3))
     reader = TableReader(calibration(), board, make_decoder())
@@ -41,43 +45,45 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(tmp_path
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
         session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
-        screen = RecordingScreen()
-        loop = Loop(session, screen, lambda: now[0], camera)
-        try:
-            loop.post(Press(Action.CONFIRM))
-            loop.step()
-            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
-            assert session.state.phase is Phase.WAITING
+        loop = Loop(session, recording_screen, lambda: now[0], camera)
+        loop.post(Press(Action.CONFIRM))
+        loop.step()
+        assert (
+            recording_screen.views[-1].camera is not None
+            and recording_screen.views[-1].camera.working
+        )
+        assert session.state.phase is Phase.WAITING
 
-            table.lay(Lay(Scene(board, KIT), camera_off=True))
-            now[0] = 1.0
-            for _ in range(FAILURES_IN_A_ROW - 1):
-                loop.step()
-                assert source_of(camera) is table, "one failed frame is skipped, not a lost camera"
+        table.lay(Lay(Scene(board, KIT), camera_off=True))
+        now[0] = 1.0
+        for _ in range(FAILURES_IN_A_ROW - 1):
             loop.step()
-            view = screen.views[-1]
-            assert view.camera is not None and not view.camera.working
-            assert "camera lost" in view.camera.status
-            assert "the game goes on by hand: press Fix" in view.camera.status
-            assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
+            assert source_of(camera) is table, "one failed frame is skipped, not a lost camera"
+        loop.step()
+        view = recording_screen.views[-1]
+        assert view.camera is not None and not view.camera.working
+        assert "camera lost" in view.camera.status
+        assert "the game goes on by hand: press Fix" in view.camera.status
+        assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
 
-            loop.post(Press(Action.FIX))
-            loop.step()
-            assert session.state.phase is Phase.EDITING
-            loop.post(Press(Action.BACK))
-            loop.step()
+        loop.post(Press(Action.FIX))
+        loop.step()
+        assert session.state.phase is Phase.EDITING
+        loop.post(Press(Action.BACK))
+        loop.step()
 
-            table.lay(Lay(Scene(board, KIT)))
-            now[0] = 1.0 + RETRY_SECONDS / 2
-            loop.step()
-            assert screen.views[-1].camera is not None
-            assert not screen.views[-1].camera.working
-            now[0] = 1.0 + RETRY_SECONDS
-            loop.step()
-            assert source_of(camera) is table
-            assert screen.views[-1].camera is not None and screen.views[-1].camera.working
-        finally:
-            screen.close()
+        table.lay(Lay(Scene(board, KIT)))
+        now[0] = 1.0 + RETRY_SECONDS / 2
+        loop.step()
+        assert recording_screen.views[-1].camera is not None
+        assert not recording_screen.views[-1].camera.working
+        now[0] = 1.0 + RETRY_SECONDS
+        loop.step()
+        assert source_of(camera) is table
+        assert (
+            recording_screen.views[-1].camera is not None
+            and recording_screen.views[-1].camera.working
+        )
 
 
 class BrokenSource(FrameSource):
@@ -100,23 +106,21 @@ class BrokenLight(StatusLight):
         raise HardwareUnavailableError("GPIO5 could not be written")
 
 
-def test_failing_hardware_never_ends_the_game(tmp_path: Path) -> None:
+def test_failing_hardware_never_ends_the_game(
+    tmp_path: Path, recording_screen: RecordingScreen
+) -> None:
     board = layout()
     reader = TableReader(calibration(), board, make_decoder())
     camera = Camera(BrokenSource, TableWatcher(reader, Stabiliser()), board)
     with Journal(tmp_path / "journal.sqlite") as journal:
         session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
-        screen = RecordingScreen()
-        loop = Loop(session, screen, lambda: 0.0, camera, light=BrokenLight())
-        try:
-            for _ in range(FAILURES_IN_A_ROW + 1):
-                loop.step()
-            view = screen.views[-1]
-            assert view.camera is not None and not view.camera.working
-            assert loop.light is None
-            assert session.state.message.text.startswith("status light switched off: GPIO5")
-        finally:
-            screen.close()
+        loop = Loop(session, recording_screen, lambda: 0.0, camera, light=BrokenLight())
+        for _ in range(FAILURES_IN_A_ROW + 1):
+            loop.step()
+        view = recording_screen.views[-1]
+        assert view.camera is not None and not view.camera.working
+        assert loop.light is None
+        assert session.state.message.text.startswith("status light switched off: GPIO5")
 
 
 class FailingTable(FrameSource):
@@ -155,7 +159,10 @@ class Rig:
 
 @contextmanager
 def rig(
-    tmp_path: Path, open_camera: Callable[[], FrameSource], service: ServiceManager | None = None
+    tmp_path: Path,
+    screen: RecordingScreen,
+    open_camera: Callable[[], FrameSource],
+    service: ServiceManager | None = None,
 ) -> Iterator[Rig]:
     board = layout()
     reader = TableReader(calibration(), board, make_decoder())
@@ -163,12 +170,8 @@ def rig(
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
         session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
-        screen = RecordingScreen()
         loop = Loop(session, screen, lambda: now[0], camera, service=service)
-        try:
-            yield Rig(loop, camera, screen, session, now)
-        finally:
-            screen.close()
+        yield Rig(loop, camera, screen, session, now)
 
 
 def source_of(camera: Camera) -> FrameSource | None:
@@ -197,7 +200,7 @@ def lose(table: Rig) -> None:
     ],
 )
 def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_play_goes_on(
-    tmp_path: Path, mode: str, said: str
+    tmp_path: Path, recording_screen: RecordingScreen, mode: str, said: str
 ) -> None:
     simulated = empty_table()
     release = threading.Event()
@@ -208,7 +211,7 @@ def test_a_camera_that_raises_stalls_or_goes_black_mid_game_is_retried_while_pla
         return GuardedSource(opened[-1], stall_seconds=2.0)
 
     try:
-        with rig(tmp_path, open_camera) as table:
+        with rig(tmp_path, recording_screen, open_camera) as table:
             table.loop.post(Press(Action.CONFIRM))
             table.loop.step()
             assert len(opened) == 1 and table.camera.state.frames == 1
@@ -255,7 +258,7 @@ class RecordingService(ServiceManager):
 
 
 def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_restart(
-    tmp_path: Path,
+    tmp_path: Path, recording_screen: RecordingScreen
 ) -> None:
     release = threading.Event()
     stuck = FailingTable(empty_table(), "stalls", release)
@@ -270,7 +273,7 @@ def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_r
 
     service = RecordingService()
     try:
-        with rig(tmp_path, open_camera, service) as table:
+        with rig(tmp_path, recording_screen, open_camera, service) as table:
             table.loop.step()
             stuck.failing = True
             lose(table)
@@ -284,16 +287,18 @@ def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_r
             )
             runner = threading.Thread(target=table.loop.run)
             runner.start()
-            while len(table.screen.views) < 8:
-                time.sleep(0.05)
+            drawn = table.screen.wait_for_views(8, WAIT)
             table.loop.stop()
             runner.join(timeout=10)
+            assert drawn, "the wedged loop goes on drawing"
             assert service.told == ["ready", "stopping"], "no watchdog feed while wedged"
     finally:
         release.set()
 
 
-def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(tmp_path: Path) -> None:
+def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(
+    tmp_path: Path, recording_screen: RecordingScreen
+) -> None:
     simulated = empty_table()
     release = threading.Event()
     sources: list[GuardedSource] = []
@@ -305,7 +310,7 @@ def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(tmp_path:
         return sources[-1]
 
     try:
-        with rig(tmp_path, open_camera) as table:
+        with rig(tmp_path, recording_screen, open_camera) as table:
             table.loop.step()
             cast(FailingTable, sources[0].source).failing = True
             lose(table)

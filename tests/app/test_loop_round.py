@@ -22,7 +22,6 @@ from companion.app.loop import Loop
 from companion.app.session import Session, Settings
 from companion.app.states import Phase
 from companion.controls.buttons import ButtonPins, Buttons
-from companion.display.screen import DisplayMode, Screen
 from companion.display.view import Level, ScreenView
 from companion.journal import History, Journal
 from companion.rules import Game
@@ -31,6 +30,7 @@ from companion.vision.decode import make_decoder
 from companion.vision.pipeline import TableReader, TableWatcher
 from companion.vision.stabilise import KEEP_FRAMES, SETTLE_FRAMES, Stabiliser
 from tests.app.table_frames import LINEUP, RULESET, round_one, write_frames
+from tests.screens import RecordingScreen
 from tests.vision.scenes import calibration, layout
 
 PINS = ButtonPins(undo_hold_seconds=0.05, next_hold_seconds=0.05)
@@ -40,29 +40,17 @@ CLEAR = KEEP_FRAMES + 3
 """Frames before tokens taken away are taken as gone."""
 
 
-class RecordingScreen(Screen):
-    """The headless screen, keeping every view it was shown."""
-
-    def __init__(self) -> None:
-        super().__init__(mode=DisplayMode.HEADLESS)
-        self.views: list[ScreenView] = []
-
-    def show(self, view: ScreenView) -> None:
-        self.views.append(view)
-        super().show(view)
-
-
 class Table:
     """The loop at a replayed table, with buttons on mock pins and a manual clock."""
 
-    def __init__(self, tmp_path: Path, frames: list[bytes]) -> None:
+    def __init__(self, tmp_path: Path, frames: list[bytes], screen: RecordingScreen) -> None:
         write_frames(tmp_path / "frames", frames)
         self.journal = Journal(tmp_path / "journal.sqlite")
         board = layout()
         reader = TableReader(calibration(), board, make_decoder())
         settings = Settings(tuple(s.slot for s in board.slots))
         self.now = 0.0
-        self.screen = RecordingScreen()
+        self.screen = screen
         camera = Camera(
             lambda: FolderSource(tmp_path / "frames"),
             TableWatcher(reader, Stabiliser()),
@@ -113,11 +101,11 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
+def table(tmp_path: Path, recording_screen: RecordingScreen) -> Iterator[Table]:
     f = round_one()
     plan = [f.empty] * 2 + [f.owners] * SETTLE + [f.mistake] * SETTLE + [f.full] * (SETTLE + 1)
     plan += [f.empty] * (CLEAR + 2) + [f.full] * (SETTLE + 1) + [f.empty] * (CLEAR + 40)
-    t = Table(tmp_path, plan)
+    t = Table(tmp_path, plan, recording_screen)
     try:
         yield t
     finally:

@@ -16,7 +16,10 @@ from companion.app.session import Session, Settings
 from companion.errors import SettingError
 from companion.journal import Journal
 from tests.app.table_frames import LINEUP, RULESET
-from tests.app.test_loop_round import RecordingScreen
+from tests.screens import RecordingScreen
+
+WAIT = 10.0
+"""Longest wait for the loop to draw the screens a test waits for."""
 
 
 @pytest.fixture
@@ -37,22 +40,21 @@ def received(sock: socket.socket, until: str) -> list[str]:
 
 
 def test_the_loop_says_ready_feeds_the_watchdog_while_it_draws_and_says_stopping(
-    tmp_path: Path, listener: socket.socket
+    tmp_path: Path, listener: socket.socket, recording_screen: RecordingScreen
 ) -> None:
     environ = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"}
     with Journal(tmp_path / "journal.sqlite") as journal:
         session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
-        screen = RecordingScreen()
-        loop = Loop(session, screen, time.monotonic, service=service_manager(environ))
+        loop = Loop(session, recording_screen, time.monotonic, service=service_manager(environ))
         runner = threading.Thread(target=loop.run)
         try:
             runner.start()
             first = received(listener, "WATCHDOG=1")
             assert first == ["READY=1", "WATCHDOG=1"]
-            assert len(screen.views) >= 1, "ready only once a screen is drawn"
+            assert len(recording_screen.views) >= 1, "ready only once a screen is drawn"
             fed = received(listener, "WATCHDOG=1") + received(listener, "WATCHDOG=1")
             assert fed == ["WATCHDOG=1", "WATCHDOG=1"]
-            assert len(screen.views) >= 3, "fed from the loop, once per step at most"
+            assert len(recording_screen.views) >= 3, "fed from the loop, once per step at most"
             loop.stop()
             runner.join(timeout=10)
             rest = received(listener, "STOPPING=1")
@@ -60,7 +62,6 @@ def test_the_loop_says_ready_feeds_the_watchdog_while_it_draws_and_says_stopping
         finally:
             loop.stop()
             runner.join(timeout=10)
-            screen.close()
 
 
 def test_the_watchdog_is_fed_a_few_times_per_period_not_every_step(
@@ -84,11 +85,26 @@ def test_an_abstract_notify_socket_is_reached() -> None:
         assert sock.recv(64) == b"READY=1"
 
 
-def test_a_vanished_service_manager_does_not_stop_the_game(tmp_path: Path) -> None:
+def test_a_vanished_service_manager_does_not_stop_the_game(
+    tmp_path: Path, recording_screen: RecordingScreen
+) -> None:
     manager = service_manager({"NOTIFY_SOCKET": str(tmp_path / "gone"), "WATCHDOG_USEC": "1"})
+    assert isinstance(manager, Systemd) and manager.feed_every is not None
     manager.ready()
     manager.alive(0.0)
     manager.stopping()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        loop = Loop(session, recording_screen, time.monotonic, service=manager)
+        runner = threading.Thread(target=loop.run)
+        runner.start()
+        try:
+            drawing = recording_screen.wait_for_views(3, WAIT)
+        finally:
+            loop.stop()
+            runner.join(timeout=WAIT)
+    assert drawing, "the loop goes on drawing, telling nobody"
+    assert not runner.is_alive(), "and stops when asked"
 
 
 def test_outside_systemd_nobody_is_told() -> None:

@@ -13,7 +13,7 @@ from companion.cli.play import _loop
 from companion.journal import Journal
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import load_calibration
-from tests.app.test_loop_round import RecordingScreen
+from tests.screens import RecordingScreen
 from tests.vision.scenes import LAYOUT_NAME, empty_frame
 
 
@@ -79,17 +79,20 @@ def test_calibrate_takes_an_image_or_a_source_not_both_nor_neither(
 
 
 def test_without_a_calibration_the_game_is_played_by_hand_and_the_screen_says_why(
-    tmp_path: Path, state: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    state: Path,
+    capsys: pytest.CaptureFixture[str],
+    recording_screen: RecordingScreen,
 ) -> None:
     args = build_parser().parse_args(
         ["play", "--source", "picamera", "--display", "headless", "--players", "4"]
     )
     with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
         loop = _loop(args, journal, stack)
-        loop.screen = stack.enter_context(RecordingScreen())
+        loop.screen = recording_screen
         loop.step()
     assert loop.camera is None
-    shown = loop.screen.views[-1].camera
+    shown = recording_screen.views[-1].camera
     assert shown is not None and not shown.working
     assert str(state / "calibration.json") in shown.status
     assert "companion calibrate" in shown.status and "entered by hand" in shown.status

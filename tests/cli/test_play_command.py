@@ -1,7 +1,9 @@
 """`companion play`: starting, stopping as a service is stopped, resuming, bad options."""
 
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.app.camera import Failed
+from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.journal import Journal
@@ -19,21 +22,46 @@ from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
 from tests.vision.scenes import calibration
 
+READY_SECONDS = 30.0
+"""Longest wait for `companion play` to start and draw its first screen."""
+
 ROUND_1 = Reveal({1: "Ann", 2: "Ben", 3: "Cleo", 4: "Ben", 5: "Cleo"}, {"Ben": (1,), "Cleo": (1,)})
+
+
+def wait_until_ready(listener: socket.socket, child: subprocess.Popen[str]) -> None:
+    """Wait for the child's READY=1 on the notify socket, as systemd would: `play` says
+    it once its first screen is drawn, after its SIGTERM handler is installed."""
+    deadline = time.monotonic() + READY_SECONDS
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no READY=1 within {READY_SECONDS:.0f} s"
+        assert child.poll() is None, f"play ended before it was ready: {child.communicate()[1]}"
+        listener.settimeout(min(left, 1.0))
+        with contextlib.suppress(TimeoutError):
+            if listener.recv(256) == b"READY=1":
+                return
 
 
 def test_play_runs_until_stopped_and_exits_cleanly(tmp_path: Path) -> None:
     journal = tmp_path / "state" / "journal.sqlite"
+    notify = tmp_path / "notify"
     command = [sys.executable, "-m", "companion", "play", "--source", "none", "--display"]
     command += ["headless", "--players", "Ann=red", "Ben=blue", "Cleo=green", "--journal"]
     command += [str(journal), "--no-buttons", "--no-light"]
-    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ})
-    deadline = time.monotonic() + 30
-    while not journal.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(0.5)
-    child.send_signal(signal.SIGTERM)
-    _, errors = child.communicate(timeout=30)
+    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        child = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
+        )
+        try:
+            wait_until_ready(listener, child)
+            child.send_signal(signal.SIGTERM)
+            _, errors = child.communicate(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
     assert child.returncode == 0, errors
     assert journal.exists()
 

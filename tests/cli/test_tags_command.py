@@ -13,7 +13,7 @@ from PIL import Image
 from companion.cli import main
 from companion.kit.layouts import load_layout
 from companion.kit.tags import kit_tags, parse_tag
-from tests.kit.test_printing import PT_PER_MM, page_sizes
+from tests.kit.pdf_pages import PT_PER_MM, page_sizes
 
 
 def make(out: Path, *extra: str) -> int:

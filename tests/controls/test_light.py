@@ -1,6 +1,7 @@
 """The status light, lit through gpiozero's mock PWM pins."""
 
-import time
+import threading
+from typing import Any
 
 import pytest
 from gpiozero import LED
@@ -15,9 +16,24 @@ BLINK = 0.01
 """A blink fast enough to watch in a test."""
 
 
+class WatchedPin(MockPWMPin):  # type: ignore[misc]
+    """gpiozero's mock PWM pin, telling a waiting test each time its state changes (the
+    blink runs on gpiozero's own thread)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.changed = threading.Condition()
+        super().__init__(*args, **kwargs)
+
+    def _change_state(self, value: float) -> bool:
+        with self.changed:
+            changed: bool = super()._change_state(value)
+            self.changed.notify_all()
+        return changed
+
+
 @pytest.fixture
 def factory() -> MockFactory:
-    return MockFactory(pin_class=MockPWMPin)
+    return MockFactory(pin_class=WatchedPin)
 
 
 DEFAULT_PINS = LightPins()
@@ -36,13 +52,15 @@ def saw(states: list[float], wanted: list[float]) -> bool:
 
 
 def wait_for_states(factory: MockFactory, pin: int, wanted: list[float]) -> list[float]:
-    """Poll the pin's recorded states until `wanted` appears in them (or give up)."""
-    deadline = time.monotonic() + WAIT
-    states = [float(s.state) for s in factory.pin(pin).states]
-    while not saw(states, wanted) and time.monotonic() < deadline:
-        time.sleep(BLINK)
-        states = [float(s.state) for s in factory.pin(pin).states]
-    return states
+    """The pin's recorded states once `wanted` appears in them (or once `WAIT` is up)."""
+    watched = factory.pin(pin)
+
+    def states() -> list[float]:
+        return [float(s.state) for s in watched.states]
+
+    with watched.changed:
+        watched.changed.wait_for(lambda: saw(states(), wanted), WAIT)
+        return states()
 
 
 def test_light_starts_dark_and_off(factory: MockFactory) -> None:
@@ -109,7 +127,15 @@ def test_close_turns_the_light_off_and_is_safe_twice(factory: MockFactory) -> No
 
 def test_closing_frees_the_pins(factory: MockFactory) -> None:
     StatusLight(LightPins(), factory).close()
-    LED(5, pin_factory=factory).close()
+    with StatusLight(LightPins(), factory) as again:
+        again.show(Status.READY)
+        assert levels(factory) == (0.0, 1.0, 0.0)
+    red = LED(5, pin_factory=factory)
+    try:
+        red.on()
+        assert factory.pin(5).state == 1.0
+    finally:
+        red.close()
 
 
 def test_show_after_close_is_a_hardware_error(factory: MockFactory) -> None:

@@ -3,7 +3,6 @@
 import math
 import re
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 
 from companion.colours import BY_NAME, COLOURS, RGB
 from companion.controls import strip as strip_module
+from companion.controls.mock_spidev import MockSpiDev
 from companion.controls.strip import MockStrip, SpiStrip, TrackStrip, make_strip
 from companion.controls.strip_spi import (
     APA102_SPI_HZ,
@@ -276,45 +276,10 @@ def test_closed_strip_refuses_frames() -> None:
         strip.show([RED, BLUE, GREEN])
 
 
-class FakeSpi:
-    """Stands in for spidev.SpiDev: remembers how it was opened, set and written."""
-
-    refuse: type[OSError] | None = None
-
-    def __init__(self) -> None:
-        self.opened: tuple[int, int] | None = None
-        self.max_speed_hz = 0
-        self.mode = -1
-        self.written: list[bytes] = []
-        self.closed = False
-
-    def open(self, bus: int, device: int) -> None:
-        if self.refuse is not None:
-            raise self.refuse("refused")
-        self.opened = (bus, device)
-
-    def writebytes2(self, data: bytes) -> None:
-        self.written.append(bytes(data))
-
-    def close(self) -> None:
-        self.closed = True
-
-
-@pytest.fixture
-def fake_spidev(monkeypatch: pytest.MonkeyPatch) -> list[FakeSpi]:
-    """Install a fake spidev module; the list collects every device it opens."""
-    made: list[FakeSpi] = []
-
-    def spi_dev() -> FakeSpi:
-        made.append(FakeSpi())
-        return made[-1]
-
-    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=spi_dev))
-    return made
-
-
-def test_spi_strip_sets_the_clock_and_writes_the_encoded_frame() -> None:
-    spi = FakeSpi()
+def test_spi_strip_sets_the_clock_and_writes_the_encoded_frame(
+    fake_spidev: type[MockSpiDev],
+) -> None:
+    spi = fake_spidev()
     strip = SpiStrip(StripKind.WS2812, 2, spi=spi)
     strip.show([RED, OFF])
     strip.close()
@@ -323,21 +288,21 @@ def test_spi_strip_sets_the_clock_and_writes_the_encoded_frame() -> None:
     assert spi.closed
 
 
-def test_make_strip_opens_the_named_bus_and_device(fake_spidev: list[FakeSpi]) -> None:
+def test_make_strip_opens_the_named_bus_and_device(fake_spidev: type[MockSpiDev]) -> None:
     strip = make_strip("apa102:60:1.0")
     assert isinstance(strip, SpiStrip)
     assert strip.kind is StripKind.APA102
     assert strip.length == 60
-    (spi,) = fake_spidev
+    (spi,) = fake_spidev.made
     assert spi.opened == (1, 0)
     assert spi.max_speed_hz == APA102_SPI_HZ
     strip.close()
 
 
-def test_make_strip_defaults_to_spi0_ce0(fake_spidev: list[FakeSpi]) -> None:
+def test_make_strip_defaults_to_spi0_ce0(fake_spidev: type[MockSpiDev]) -> None:
     strip = make_strip("ws2812:60")
     assert strip is not None
-    assert fake_spidev[0].opened == (0, 0)
+    assert fake_spidev.made[0].opened == (0, 0)
     strip.close()
 
 
@@ -356,18 +321,15 @@ def test_missing_spidev_asks_for_the_pi_extra(monkeypatch: pytest.MonkeyPatch) -
     ],
 )
 def test_spi_device_that_cannot_be_opened_says_why(
-    fake_spidev: list[FakeSpi],
-    monkeypatch: pytest.MonkeyPatch,
-    refusal: type[OSError],
-    message: str,
+    fake_spidev: type[MockSpiDev], refusal: type[OSError], message: str
 ) -> None:
-    monkeypatch.setattr(FakeSpi, "refuse", refusal)
+    fake_spidev.refuse = refusal
     with pytest.raises(HardwareError, match=message):
         make_strip("ws2812:60")
 
 
 def test_ws2812_strip_too_long_for_one_spidev_transfer_is_refused(
-    fake_spidev: list[FakeSpi], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    fake_spidev: type[MockSpiDev], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     bufsiz = tmp_path / "bufsiz"
     bufsiz.write_text("4096\n")
@@ -375,7 +337,7 @@ def test_ws2812_strip_too_long_for_one_spidev_transfer_is_refused(
     make_strip("ws2812:433").close()  # type: ignore[union-attr]
     with pytest.raises(PinSettingError, match=r"spidev\.bufsiz=4692"):
         make_strip("ws2812:500")
-    assert fake_spidev[-1].closed
+    assert fake_spidev.made[-1].closed
 
 
 @pytest.mark.parametrize("spec", [None, "none", " None "])

@@ -319,13 +319,15 @@ def test_the_countdown_is_drawn_when_set() -> None:
 
 
 def test_a_grey_camera_picture_is_drawn_too() -> None:
-    view = ScreenView(
-        "t",
-        "h",
-        (),
-        camera=CameraView(np.full((30, 40), 128, np.uint8), "grey", True),
-    )
-    draw(view)
+    grey = np.full((30, 40), 128, np.uint8)
+    view = ScreenView("t", "h", (), camera=CameraView(grey, "grey", True))
+    in_colour = dataclasses.replace(view, camera=CameraView(np.dstack([grey] * 3), "grey", True))
+    surface, _ = draw(view)
+    colour_surface, _ = draw(in_colour)
+    assert pixels_of(surface, (128, 128, 128), surface.get_rect()) > 40 * 30
+    assert np.array_equal(
+        pygame.surfarray.array3d(surface), pygame.surfarray.array3d(colour_surface)
+    ), "drawn as the same picture in colour is"
 
 
 @pytest.mark.parametrize(

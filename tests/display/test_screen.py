@@ -163,7 +163,10 @@ def test_the_headless_screen_has_the_size_asked_for(size: tuple[int, int], tmp_p
 def test_closing_twice_is_safe() -> None:
     shown = Screen((320, 240), DisplayMode.HEADLESS)
     shown.close()
-    shown.close()
+    assert not pygame.display.get_init()
+    with Screen((320, 240), DisplayMode.HEADLESS):
+        shown.close()
+        assert pygame.display.get_init(), "the second close leaves the next screen open"
 
 
 def test_an_empty_view_shows(screen: Screen) -> None:

@@ -1,21 +1,20 @@
-"""The camera and focus/exposure checks, on image folders and a stand-in camera module."""
+"""The camera and focus/exposure checks, on image folders and a stand-in camera module
+(the `camera_module` fixture)."""
 
 import dataclasses
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from companion.doctor.camera import camera_check
 from companion.doctor.exposure import describe_profile, exposure_check
 from companion.doctor.findings import Status
 from companion.doctor.settings import Settings
+from companion.sources.mock_picamera2 import MockPicamera2
 from companion.sources.picamera import SETTLE_FRAMES, CameraProfile
 from tests.doctor.tables import board_image, folder_of, grey_image, settings
-from tests.sources.test_picamera_source import FakeCamera, install_fake_modules
 
 STALL = 3.0
 
@@ -114,7 +113,7 @@ def test_without_picamera2_the_fix_says_how_to_install_it(
 
 
 def test_no_camera_module_says_to_check_the_ribbon_cable(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     camera_module.failure_on_open = RuntimeError("no cameras available")
     finding, _ = check(settings(tmp_path, "picamera"))
@@ -124,26 +123,8 @@ def test_no_camera_module_says_to_check_the_ribbon_cable(
     assert "rpicam-hello --list-cameras" in finding.fix
 
 
-class BrightCamera(FakeCamera):
-    """The stand-in camera module, giving frames of a lit table (small ones)."""
-
-    def __init__(self, camera_num: int = 0) -> None:
-        super().__init__(camera_num)
-        self.sensor_resolution = (64, 48)
-
-    def capture_arrays(self, names: list[str], wait: float | None = None) -> Any:
-        _, metadata = super().capture_arrays(names, wait)
-        return [np.full((48, 64, 3), 128, np.uint8)], metadata
-
-
-@pytest.fixture
-def camera_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
-    """Stand-ins for picamera2 and libcamera, fresh for each test."""
-    yield install_fake_modules(monkeypatch, BrightCamera)
-
-
 def test_a_settled_camera_module_holds_its_values_and_saves_them_beside_the_calibration(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     table = settings(tmp_path, "picamera", frames=SETTLE_FRAMES + 1)
     camera, taken = check(table)
@@ -162,7 +143,7 @@ def test_a_settled_camera_module_holds_its_values_and_saves_them_beside_the_cali
 
 
 def test_a_camera_module_still_settling_warns_and_says_how_to_save_its_values(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     table = settings(tmp_path, "picamera", frames=SETTLE_FRAMES - 5)
     _, taken = check(table)
@@ -174,7 +155,7 @@ def test_a_camera_module_still_settling_warns_and_says_how_to_save_its_values(
 
 
 def test_a_damaged_camera_profile_fails_but_the_camera_is_still_checked(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     table = settings(tmp_path, "picamera")
     table.camera_profile.write_text("{ not json")
@@ -225,7 +206,7 @@ def test_no_source_skips_the_camera(tmp_path: Path) -> None:
 
 
 def test_settings_that_cannot_be_saved_are_held_but_warned_about(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     table = settings(tmp_path, "picamera", frames=SETTLE_FRAMES + 1)
     table.camera_profile.with_name(table.camera_profile.name + ".tmp").mkdir()
@@ -240,7 +221,7 @@ def test_settings_that_cannot_be_saved_are_held_but_warned_about(
 
 
 def test_without_a_calibration_folder_nothing_is_written(
-    tmp_path: Path, camera_module: type[FakeCamera]
+    tmp_path: Path, camera_module: type[MockPicamera2]
 ) -> None:
     table = dataclasses.replace(
         settings(tmp_path, "picamera", frames=SETTLE_FRAMES + 1),

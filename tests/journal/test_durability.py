@@ -3,10 +3,12 @@
 A child process plays a shipped example game into a journal, again and again, round after round
 with a 50 KB frame each, and says on stdout which round it is storing before
 `commit_round` and that it has stored it once `commit_round` returns. The parent
-kills it with SIGKILL after a random delay (seeded), reopens the journal and checks
-it: sound, rounds 1..k without a gap, every round with both pictures, every game
-replaying legally, nothing the child had reported stored missing, and nothing
-beyond the round it was storing.
+waits for a random number (seeded) of those reports and kills it with SIGKILL at
+once: before it has said anything (while it opens the journal), just after
+"storing" (inside a commit) or just after "stored" (between commits). It then
+reopens the journal and checks it: sound, rounds 1..k without a gap, every round
+with both pictures, every game replaying legally, nothing the child had reported
+stored missing, and nothing beyond the round it was storing.
 
 Each kill costs a Python start-up, so the next child is started while the last one
 is being checked; it imports, says it is ready and waits for a line on stdin before
@@ -14,13 +16,15 @@ it opens the journal, so two children never write the same file.
 """
 
 import os
+import queue
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.gamefile import game_document
@@ -33,9 +37,13 @@ KILLS = 240
 KILLS_PER_FILE = 10
 """Kills before the next journal file, so that checking a grown file stays quick."""
 
-MOST_DELAY_SECONDS = 0.12
-"""Longest wait between letting a child go and killing it: long enough for a few
-dozen commits, short enough that a kill often lands while it opens the journal."""
+MOST_REPORTS = 60
+"""Most reports ("storing", "stored") a child makes before it is killed: up to thirty
+commits a kill, so that rounds pile up (a few thousand across the run); none at all
+kills it while it opens the journal."""
+
+REPORT_SECONDS = 30.0
+"""Longest wait for a report the child must make (a start-up on a busy machine)."""
 
 FRAME_BYTES = 50_000
 OVERLAY_BYTES = 8_000
@@ -80,44 +88,87 @@ class Killed:
     """Whether the kill landed between "storing" and "stored"."""
 
 
-def start_child(path: Path, seed: int) -> subprocess.Popen[str]:
+@dataclass
+class Child:
+    """A child process and what it has said, read on a thread so that the parent can
+    wait for each report with a deadline."""
+
+    process: subprocess.Popen[str]
+    lines: "queue.Queue[str | None]" = field(default_factory=queue.Queue)
+    """Each line as the child writes it; None once its output has ended."""
+    said: list[str] = field(default_factory=list)
+    """The lines taken from `lines` so far, after "ready"."""
+
+    def __post_init__(self) -> None:
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def next_line(self, deadline: float) -> str | None:
+        """The next line the child wrote, or None if its output ended."""
+        try:
+            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(
+                f"the child said nothing more within {REPORT_SECONDS:.0f} s"
+            ) from None
+
+
+def start_child(path: Path, seed: int) -> Child:
     """A child that imports what it needs, says it is ready and waits to be let go."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            CHILD,
-            str(path),
-            str(ROOT / "examples" / f"{EXAMPLE}.json"),
-            str(seed),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
+    return Child(
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(path),
+                str(ROOT / "examples" / f"{EXAMPLE}.json"),
+                str(seed),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
     )
 
 
-def let_go(child: subprocess.Popen[str]) -> None:
+def let_go(child: Child) -> None:
     """Once the child is ready, let it open its journal and commit."""
-    assert child.stdout is not None and child.stdin is not None
-    said = child.stdout.readline()
+    assert child.process.stdin is not None
+    said = child.next_line(time.monotonic() + REPORT_SECONDS)
     assert said == "ready\n", f"the child did not start: {said!r}"
-    child.stdin.write("go\n")
-    child.stdin.close()
+    child.process.stdin.write("go\n")
+    child.process.stdin.close()
 
 
-def kill(child: subprocess.Popen[str]) -> None:
-    os.kill(child.pid, signal.SIGKILL)
-    assert child.wait() == -signal.SIGKILL
+def wait_for_reports(child: Child, count: int) -> None:
+    """Wait until the child has made `count` more reports."""
+    deadline = time.monotonic() + REPORT_SECONDS
+    for _ in range(count):
+        line = child.next_line(deadline)
+        assert line is not None, f"the child stopped after saying {child.said}"
+        child.said.append(line)
 
 
-def what_it_said(child: subprocess.Popen[str]) -> Killed:
+def kill(child: Child) -> None:
+    os.kill(child.process.pid, signal.SIGKILL)
+    assert child.process.wait() == -signal.SIGKILL
+
+
+def what_it_said(child: Child) -> Killed:
     """The complete lines a killed child wrote (a kill can cut the last one short)."""
-    assert child.stdout is not None
-    out = child.stdout.read()
-    child.stdout.close()
-    lines = [line.split() for line in out.split("\n")[:-1]]
+    deadline = time.monotonic() + REPORT_SECONDS
+    while (line := child.next_line(deadline)) is not None:
+        child.said.append(line)
+    assert child.process.stdout is not None
+    child.process.stdout.close()
+    lines = [line.split() for line in child.said if line.endswith("\n")]
     stored = [(int(g), int(n)) for word, g, n in lines if word == "stored"]
     storing: dict[int, int] = {}
     for word, g, n in lines:
@@ -170,7 +221,7 @@ def test_a_kill_at_any_moment_leaves_whole_rounds(tmp_path: Path) -> None:
     try:
         for attempt in range(KILLS):
             let_go(child)
-            time.sleep(rng.uniform(0.0, MOST_DELAY_SECONDS))
+            wait_for_reports(child, rng.randint(0, MOST_REPORTS))
             kill(child)
             killed = what_it_said(child)
             if attempt + 1 < KILLS:  # its start-up overlaps the check below
@@ -185,7 +236,7 @@ def test_a_kill_at_any_moment_leaves_whole_rounds(tmp_path: Path) -> None:
                 for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
                     name.unlink(missing_ok=True)
     finally:
-        if child.poll() is None:
+        if child.process.poll() is None:
             kill(child)
     seconds = time.perf_counter() - started
     print(

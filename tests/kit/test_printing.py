@@ -3,7 +3,6 @@ and PDFs at true size whose codes a decoder reads back."""
 
 import io
 import math
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -36,23 +35,11 @@ from companion.kit.sheet import (
     plan_sheet,
 )
 from companion.kit.tags import MODULES, QUIET_ZONE_MODULES, KitTag, Role, kit_tags, parse_tag
+from tests.kit.pdf_pages import PT_PER_MM, page_sizes
 
 KIT = kit_tags("CAFE01", 12)
 MAT = load_layout("mat-a1-12")
 CLASSIC = load_layout("classic-8")
-PT_PER_MM = 72 / 25.4
-
-
-def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
-    """Each page's size in points, read from the page tree, which fpdf2 writes uncompressed."""
-    found = re.search(rb"/Count (\d+)", pdf)
-    assert found is not None
-    count = int(found[1])
-    assert len(re.findall(rb"/Type /Page\b", pdf)) == count
-    boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
-    assert len(boxes) == 1, "every page takes the size of the page tree"
-    width, height = (float(v) for v in boxes[0])
-    return [(width, height)] * count
 
 
 def render(pdf: bytes, tmp_path: Path, dpi: int) -> list[npt.NDArray[np.uint8]]:

@@ -1,17 +1,14 @@
 """The Raspberry Pi camera source, on a stand-in for picamera2 that records what it is asked.
 
-The stand-in keeps to picamera2's real method names and arguments; the one test that
-needs a real camera is marked `hardware`.
+The stand-in (companion.sources.mock_picamera2, installed by the `fake` fixture) keeps to
+picamera2's real method names and arguments; the one test that needs a real camera is
+marked `hardware`.
 """
 
-import enum
 import json
 import re
 import sys
-import types
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -21,6 +18,12 @@ from companion.errors import (
     CameraLostError,
     CameraUnavailableError,
     SettingError,
+)
+from companion.sources.mock_picamera2 import (
+    BASIC_CONTROLS,
+    AfModeEnum,
+    MockPicamera2,
+    auto_metadata,
 )
 from companion.sources.picamera import (
     EARLY_LOCK_FRAMES,
@@ -32,111 +35,7 @@ from companion.sources.picamera import (
 )
 
 
-class AfModeEnum(enum.IntEnum):
-    """libcamera.controls.AfModeEnum."""
-
-    Manual = 0
-    Auto = 1
-    Continuous = 2
-
-
-AF_CONTROLS = ("AfMode", "LensPosition")
-BASIC_CONTROLS = ("AeEnable", "ExposureTime", "AnalogueGain", "AwbEnable", "ColourGains")
-
-
-def auto_metadata(frame: int) -> dict[str, Any]:
-    """What a camera reports while its automatic controls are still moving."""
-    return {
-        "ExposureTime": 10000 + frame,
-        "AnalogueGain": 2.0,
-        "ColourGains": (1.8, 1.5),
-        "LensPosition": 1.25,
-        "AeState": 1,
-        "AfState": 1,
-    }
-
-
-class FakeCamera:
-    """picamera2.Picamera2 as far as the source uses it; `calls` lists every call made."""
-
-    controls_offered: tuple[str, ...] = BASIC_CONTROLS + AF_CONTROLS
-    failure_on_open: Exception | None = None
-    failure_on_start: Exception | None = None
-    failure_on_capture: Exception | None = None
-    metadata = staticmethod(auto_metadata)
-    made: ClassVar[list["FakeCamera"]] = []
-
-    def __init__(self, camera_num: int = 0) -> None:
-        if self.failure_on_open is not None:
-            raise self.failure_on_open
-        self.camera_num = camera_num
-        self.calls: list[tuple[str, Any]] = []
-        self.captured = 0
-        self.sensor_resolution = (4608, 2592)
-        self.camera_properties = {"Model": "imx708"}
-        self.camera_controls = dict.fromkeys(self.controls_offered, (0, 1, 0))
-        type(self).made.append(self)
-
-    def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
-        self.calls.append(("create_video_configuration", kwargs))
-        return {"use_case": "video", **kwargs}
-
-    def configure(self, config: dict[str, Any]) -> None:
-        self.calls.append(("configure", config))
-
-    def start(self) -> None:
-        self.calls.append(("start", None))
-        if self.failure_on_start is not None:
-            raise self.failure_on_start
-
-    def capture_arrays(self, names: list[str], wait: float | None = None) -> Any:
-        self.calls.append(("capture_arrays", (names, wait)))
-        if self.failure_on_capture is not None:
-            raise self.failure_on_capture
-        self.captured += 1
-        return [np.full((4, 6, 3), self.captured, np.uint8)], self.metadata(self.captured)
-
-    def set_controls(self, controls: dict[str, Any]) -> None:
-        self.calls.append(("set_controls", controls))
-
-    def switch_mode(self, *args: Any, **kwargs: Any) -> None:
-        self.calls.append(("switch_mode", args))
-
-    def stop(self) -> None:
-        self.calls.append(("stop", None))
-
-    def close(self) -> None:
-        self.calls.append(("close", None))
-
-    def named(self, name: str) -> list[Any]:
-        return [argument for called, argument in self.calls if called == name]
-
-
-def install_fake_modules(
-    monkeypatch: pytest.MonkeyPatch, camera: type[FakeCamera]
-) -> type[FakeCamera]:
-    """Stand-ins for the picamera2 and libcamera modules, with a fresh subclass of
-    `camera` (its own list of cameras made) as picamera2's camera class."""
-
-    class Camera(camera):  # type: ignore[valid-type,misc]
-        made: ClassVar[list[FakeCamera]] = []
-
-    picamera2 = types.ModuleType("picamera2")
-    picamera2.Picamera2 = Camera  # type: ignore[attr-defined]
-    libcamera = types.ModuleType("libcamera")
-    libcamera.controls = types.SimpleNamespace(AfModeEnum=AfModeEnum)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "picamera2", picamera2)
-    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
-    return Camera
-
-
-@pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[FakeCamera]]:
-    """Installs stand-ins for the picamera2 and libcamera modules, fresh for each test."""
-    yield install_fake_modules(monkeypatch, FakeCamera)
-
-
-def the_camera(fake: type[FakeCamera]) -> FakeCamera:
+def the_camera(fake: type[MockPicamera2]) -> MockPicamera2:
     (camera,) = fake.made
     return camera
 
@@ -144,7 +43,7 @@ def the_camera(fake: type[FakeCamera]) -> FakeCamera:
 PROFILE = CameraProfile(12000, 3.5, (1.9, 1.4), 2.0)
 
 
-def test_the_camera_runs_one_configuration_started_once(fake: type[FakeCamera]) -> None:
+def test_the_camera_runs_one_configuration_started_once(fake: type[MockPicamera2]) -> None:
     with Picamera2Source((2304, 1296)) as source:
         for _ in range(SETTLE_FRAMES * 3):
             assert source.read().shape == (4, 6, 3)
@@ -160,20 +59,20 @@ def test_the_camera_runs_one_configuration_started_once(fake: type[FakeCamera]) 
     assert [name for name, _ in camera.calls[-2:]] == ["stop", "close"]
 
 
-def test_without_a_size_the_sensor_gives_its_full_size(fake: type[FakeCamera]) -> None:
+def test_without_a_size_the_sensor_gives_its_full_size(fake: type[MockPicamera2]) -> None:
     source = Picamera2Source()
     (config,) = the_camera(fake).named("create_video_configuration")
     assert config["main"]["size"] == (4608, 2592)
     assert source.description == "Raspberry Pi camera 0 (imx708), 4608x2592"
 
 
-def test_autofocus_runs_while_settling(fake: type[FakeCamera]) -> None:
+def test_autofocus_runs_while_settling(fake: type[MockPicamera2]) -> None:
     Picamera2Source()
     (config,) = the_camera(fake).named("create_video_configuration")
     assert config["controls"] == {"AfMode": AfModeEnum.Continuous}
 
 
-def test_controls_are_fixed_at_the_values_of_the_settling_frame(fake: type[FakeCamera]) -> None:
+def test_controls_are_fixed_at_the_values_of_the_settling_frame(fake: type[MockPicamera2]) -> None:
     source = Picamera2Source()
     camera = the_camera(fake)
     for _ in range(SETTLE_FRAMES - 1):
@@ -199,7 +98,7 @@ def test_controls_are_fixed_at_the_values_of_the_settling_frame(fake: type[FakeC
 
 
 def test_controls_are_fixed_early_once_the_camera_reports_them_settled(
-    fake: type[FakeCamera],
+    fake: type[MockPicamera2],
 ) -> None:
     settle_at = EARLY_LOCK_FRAMES + 2
     fake.metadata = staticmethod(
@@ -215,7 +114,7 @@ def test_controls_are_fixed_early_once_the_camera_reports_them_settled(
     assert len(the_camera(fake).named("set_controls")) == 1
 
 
-def test_an_early_report_of_settled_exposure_is_not_trusted(fake: type[FakeCamera]) -> None:
+def test_an_early_report_of_settled_exposure_is_not_trusted(fake: type[MockPicamera2]) -> None:
     fake.metadata = staticmethod(
         lambda frame: auto_metadata(frame) | {"AeLocked": True, "AfState": 2}
     )
@@ -227,7 +126,7 @@ def test_an_early_report_of_settled_exposure_is_not_trusted(fake: type[FakeCamer
     assert source.profile is not None
 
 
-def test_exposure_settled_but_focus_still_scanning_waits(fake: type[FakeCamera]) -> None:
+def test_exposure_settled_but_focus_still_scanning_waits(fake: type[MockPicamera2]) -> None:
     fake.metadata = staticmethod(lambda frame: auto_metadata(frame) | {"AeState": 2})
     source = Picamera2Source()
     for _ in range(SETTLE_FRAMES - 1):
@@ -236,7 +135,7 @@ def test_exposure_settled_but_focus_still_scanning_waits(fake: type[FakeCamera])
 
 
 def test_a_camera_without_autofocus_fixes_exposure_and_colour_only(
-    fake: type[FakeCamera],
+    fake: type[MockPicamera2],
 ) -> None:
     fake.controls_offered = BASIC_CONTROLS
     fake.metadata = staticmethod(
@@ -253,7 +152,7 @@ def test_a_camera_without_autofocus_fixes_exposure_and_colour_only(
     assert source.profile is not None and source.profile.lens_position is None
 
 
-def test_metadata_without_the_values_leaves_the_camera_automatic(fake: type[FakeCamera]) -> None:
+def test_metadata_without_the_values_leaves_the_camera_automatic(fake: type[MockPicamera2]) -> None:
     fake.metadata = staticmethod(lambda frame: {"AeState": 2})
     source = Picamera2Source()
     for _ in range(SETTLE_FRAMES * 2):
@@ -262,7 +161,7 @@ def test_metadata_without_the_values_leaves_the_camera_automatic(fake: type[Fake
     assert the_camera(fake).named("set_controls") == []
 
 
-def test_a_profile_fixes_the_controls_from_the_first_frame(fake: type[FakeCamera]) -> None:
+def test_a_profile_fixes_the_controls_from_the_first_frame(fake: type[MockPicamera2]) -> None:
     source = Picamera2Source(profile=PROFILE)
     assert source.profile == PROFILE
     for _ in range(SETTLE_FRAMES * 2):
@@ -283,7 +182,7 @@ def test_a_profile_fixes_the_controls_from_the_first_frame(fake: type[FakeCamera
 
 
 def test_a_profile_file_is_written_once_settled_and_used_at_the_next_start(
-    fake: type[FakeCamera], tmp_path: Path
+    fake: type[MockPicamera2], tmp_path: Path
 ) -> None:
     path = tmp_path / "table.camera.json"
     first = Picamera2Source(profile_file=path)
@@ -302,13 +201,13 @@ def test_a_missing_picamera2_says_how_to_install_it(monkeypatch: pytest.MonkeyPa
         Picamera2Source()
 
 
-def test_a_camera_that_cannot_be_opened_is_unavailable(fake: type[FakeCamera]) -> None:
+def test_a_camera_that_cannot_be_opened_is_unavailable(fake: type[MockPicamera2]) -> None:
     fake.failure_on_open = IndexError("list index out of range")
     with pytest.raises(CameraUnavailableError, match="Raspberry Pi camera 1: cannot be opened"):
         Picamera2Source(camera=1)
 
 
-def test_a_camera_that_cannot_start_is_unavailable_and_let_go(fake: type[FakeCamera]) -> None:
+def test_a_camera_that_cannot_start_is_unavailable_and_let_go(fake: type[MockPicamera2]) -> None:
     fake.failure_on_start = RuntimeError("Failed to start camera")
     with pytest.raises(CameraUnavailableError, match=r"camera 0: cannot be started \(Failed"):
         Picamera2Source()
@@ -324,7 +223,7 @@ def test_a_camera_that_cannot_start_is_unavailable_and_let_go(fake: type[FakeCam
     ],
 )
 def test_a_failing_capture_is_a_lost_camera(
-    fake: type[FakeCamera], failure: Exception, message: str
+    fake: type[MockPicamera2], failure: Exception, message: str
 ) -> None:
     source = Picamera2Source()
     source.read()
@@ -333,7 +232,7 @@ def test_a_failing_capture_is_a_lost_camera(
         source.read()
 
 
-def test_closing_twice_stops_and_closes_once(fake: type[FakeCamera]) -> None:
+def test_closing_twice_stops_and_closes_once(fake: type[MockPicamera2]) -> None:
     source = Picamera2Source()
     source.close()
     source.close()
@@ -346,7 +245,7 @@ def test_closing_twice_stops_and_closes_once(fake: type[FakeCamera]) -> None:
 
 @pytest.mark.parametrize("size", [(0, 480), (641, 480), (-2, 4)])
 def test_a_size_the_camera_cannot_give_is_refused(
-    fake: type[FakeCamera], size: tuple[int, int]
+    fake: type[MockPicamera2], size: tuple[int, int]
 ) -> None:
     with pytest.raises(SettingError, match="must be positive and even"):
         Picamera2Source(size)
