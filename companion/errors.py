@@ -224,6 +224,16 @@ class JournalCorruptError(JournalError, OSError):
     """A journal file that is damaged, truncated, or not a journal at all."""
 
 
+class NotAJournalError(JournalError, ValueError):
+    """A file that is not a journal this companion may use: another program's, an empty
+    one given to a command that only reads, or one written by a newer companion. It is
+    refused, never moved aside, because it is not ours to move."""
+
+
+class JournalInUseError(JournalError, BlockingIOError):
+    """A journal another process is writing: one table, one writer."""
+
+
 class UnknownGameError(JournalError, ValueError):
     """A game number that the journal does not hold."""
 

@@ -13,25 +13,21 @@ computed from a misread file is worse than no score.
 
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from companion.errors import GameFileError
+from companion.names import name_fault, text_fault
 from companion.rules import OPTION_NAMES, Game, Reveal, find_ruleset
 
+MAX_GAME_FILE_BYTES = 16 * 2**20
+"""The most a game file is read of. A long evening's game is a few kilobytes; reading
+stops here so that an endless input (/dev/zero, a wrong pipe) is refused at once
+rather than read until memory runs out."""
 _SLOT_KEY = re.compile(r"[1-9][0-9]*")
 _GAME_KEYS = {"ruleset", "players", "first_storyteller", "options", "rounds"}
 _ROUND_KEYS = {"cards", "votes", "trap"}
-_NOT_IN_TEXT = {
-    "Cc": "a control character",
-    "Cs": "a lone surrogate",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
-}
-"""Unicode categories no name may hold: each breaks the one-line messages that name
-players, and no output can print a lone surrogate (JSON's "\\ud800")."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +45,21 @@ class GameRecord:
         for reveal in self.reveals:
             game = game.play(reveal)
         return game
+
+
+def read_game_text(stream: BinaryIO) -> str:
+    """The text of the game file `stream` holds, read up to `MAX_GAME_FILE_BYTES`.
+
+    A byte-order mark, which some Windows editors write, is dropped; text that is not
+    UTF-8 or longer than any game raises `GameFileError`, and a failed read `OSError`.
+    """
+    data = stream.read(MAX_GAME_FILE_BYTES + 1)
+    if len(data) > MAX_GAME_FILE_BYTES:
+        raise GameFileError(f"larger than {MAX_GAME_FILE_BYTES // 2**20} MB, so not a game file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GameFileError("not UTF-8 text, so not a game file") from None
 
 
 def parse_game(text: str) -> GameRecord:
@@ -77,7 +88,7 @@ def parse_game(text: str) -> GameRecord:
     ruleset = find_ruleset(_string(top["ruleset"], "ruleset"))
     options = _object(top.get("options", {}), "options")
     ruleset = ruleset.with_options({name: _option(value, name) for name, value in options.items()})
-    players = [_string(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players"))]
+    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players"))]
     first = _string(top["first_storyteller"], "first_storyteller")
     start = Game.start(ruleset, players, first)
     rounds = _list(top["rounds"], "rounds")
@@ -200,11 +211,19 @@ def _string(value: object, what: str) -> str:
 
 
 def _text(value: str, what: str) -> str:
-    for char in value:
-        kind = _NOT_IN_TEXT.get(unicodedata.category(char))
-        if kind is not None:
-            raise GameFileError(f"{what} is not text: {value!r} holds {kind}")
+    fault = text_fault(value)
+    if fault is not None:
+        raise GameFileError(f"{what} is not text: {value!r} {fault}")
     return value
+
+
+def _player(value: object, what: str) -> str:
+    """A player's name, by the rule every entry point shares (`companion.names`)."""
+    name = _string(value, what)
+    fault = name_fault(name)
+    if fault is not None:
+        raise GameFileError(f"{what}: player name {name!r} {fault}")
+    return name
 
 
 def _integer(value: object, what: str) -> int:
@@ -220,7 +239,10 @@ def _option(value: object, name: str) -> int | None:
 def _slot_key(key: str, what: str) -> int:
     if not _SLOT_KEY.fullmatch(key):
         raise GameFileError(f"{what}: {key!r} is not a slot number (1, 2, ...)")
-    return int(key)
+    try:
+        return int(key)
+    except ValueError:  # longer than Python converts, as in `_whole_number`
+        raise GameFileError(f"{what}: a slot number of {len(key)} digits is far too long") from None
 
 
 def _kind(value: object) -> str:

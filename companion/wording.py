@@ -26,6 +26,12 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{word} {noun if n == 1 else plural or noun + 's'}"
 
 
+def figures(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 card", "84 cards": a count in figures, for error messages, where a number
+    is checked against a file or an option rather than read aloud at the table."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def listing(items: list[str] | tuple[str, ...]) -> str:
     """ "a", "a and b", "a, b and c"."""
     if len(items) <= 1:

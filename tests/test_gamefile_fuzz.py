@@ -143,7 +143,7 @@ def test_a_damaged_game_file_is_refused_in_one_line_or_scored_right(
         return
     assert err == ""
     result = json.loads(out)
-    doc = json.loads(data.decode("utf-8"))
+    doc = json.loads(data.decode("utf-8-sig"))  # a byte-order mark is allowed
     expected = rescored(doc)
     assert [r["deltas"] for r in result["rounds"]] == expected["deltas"]
     assert result["totals"] == expected["totals"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from companion.colours import BY_NAME, COLOURS, RGB
 from companion.errors import SeatingError
+from companion.names import name_fault, player_name, same_name
 
 
 @dataclass(frozen=True)
@@ -32,19 +33,24 @@ class Lineup:
                     f"{colour!r} is not a kit colour; the colours are "
                     f"{', '.join(c.name for c in COLOURS)}"
                 )
-        for seen in (self.names, self.colours):
+        for name in self.names:
+            fault = name_fault(name)
+            if fault is not None:
+                raise SeatingError(f"player name {name!r} {fault}")
+        for seen in (tuple(map(same_name, self.names)), self.colours):
             twice = sorted({x for x in seen if seen.count(x) > 1})
             if twice:
                 raise SeatingError(f"{', '.join(twice)} appears more than once in the lineup")
 
     @classmethod
     def parse(cls, entries: Sequence[str]) -> "Lineup":
-        """From "Ann=red" entries (or bare names, which take the next free colour)."""
+        """From "Ann=red" entries (or bare names, which take the next free colour); each
+        name is trimmed and put in NFC by the shared rule (`companion.names`)."""
         names: list[str] = []
         colours: list[str | None] = []
         for entry in entries:
             name, _, colour = entry.partition("=")
-            names.append(name.strip())
+            names.append(player_name(name))
             colours.append(colour.strip().lower() or None)
         taken = {c for c in colours if c}
         free = iter(c.name for c in COLOURS if c.name not in taken)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from companion.app.lineup import Lineup
 from companion.errors import ForeignTagError, MissingCardError, MissingVoteError, TrapError
-from companion.kit.tags import KitTag, Role, parse_tag
+from companion.kit.tags import KitTag, parse_tag
 from companion.rules import Game, Reveal
+from companion.vision.assign import token_label
 from companion.vision.records import TableObservation
 from companion.wording import listing
 
@@ -72,6 +73,11 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         if contents.trap:
             traps.append(slot)
     problems += [_unplaced(u.text, lineup) for u in observation.unplaced]
+    for duplicate in observation.duplicates:
+        tokens += len(duplicate.slots) + duplicate.off_cards
+        problems.append(duplicate.worded(_token_name(parse_tag(duplicate.text), lineup)))
+    if observation.wrong_board is not None:
+        problems.insert(0, f"{observation.wrong_board}: run `companion calibrate` again")
     votes = {voter: tuple(by_dial[d] for d in sorted(by_dial)) for voter, by_dial in dials.items()}
     reveal = Reveal(cards, votes, traps[0] if traps else None)
 
@@ -117,12 +123,7 @@ def _unplaced(text: str, lineup: Lineup) -> str:
 
 
 def _token_name(tag: KitTag, lineup: Lineup) -> str:
-    if tag.role is Role.TRAP:
-        return "the trap dial"
-    colour = tag.colour or "?"
-    owner = lineup.player_of(colour) or colour
-    kind = "vote dial" if tag.role is Role.VOTE else "owner token"
-    return f"{owner}'s {kind} {tag.index}"
+    return token_label(tag, lineup.player_of(tag.colour or ""))
 
 
 def _kit_of(text: str) -> str | None:

@@ -1,18 +1,41 @@
-"""The `companion` command: one subcommand per module, each with `add_parser` and `run`."""
+"""The `companion` command: one subcommand per module, each with `add_parser` and `run`.
+
+`main` owns what every command shares: argument errors in one line on stderr with exit
+status 2, and standard output. Output that cannot be written (a full disk, stdout
+closed, a reader that stopped reading: `companion score *.json | head -c 1`) is one
+line on stderr and exit status 2, never a traceback nor a result lost without a
+word; what is still buffered is then dropped, as Python's `signal` documentation
+advises for a broken pipe, so that nothing fails again at exit.
+"""
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn, TextIO, cast
 
 from companion import __version__
 from companion.cli import calibrate, demo, doctor, history, layout, play, read, score, tags
+from companion.cli.each import EXIT_BAD_INPUT, complain
 
 _COMMANDS = (score, tags, layout, calibrate, read, play, demo, history, doctor)
+
+READER_GONE = "the reader of the output stopped reading"
+"""What a broken pipe says: the output is lost, by the reader's choice (a `head`)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        complain(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise SystemExit(EXIT_BAD_INPUT)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="companion",
         description="The Dixit table companion: reads a Dixit table and keeps the score.",
     )
@@ -26,10 +49,82 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
-    status: int = args.run(args)
-    return status
+    if sys.stdout is None:
+        return _unwritten(args.command, "standard output is closed")
+    output = _Output(sys.stdout)
+    sys.stdout = cast(TextIO, output)
+    try:
+        status: int = args.run(args)
+        output.flush()  # now, not at exit, where a failure could only be ignored
+    except OSError:
+        if output.failure is None:
+            raise
+    finally:
+        sys.stdout = output.stream
+    if output.failure is None:
+        return status
+    _discard_output(output.stream)
+    if isinstance(output.failure, BrokenPipeError):
+        return _unwritten(args.command, READER_GONE)
+    return _unwritten(args.command, output.failure.strerror or str(output.failure))
 
 
 def entry_point() -> None:
     """The console script."""
     sys.exit(main())
+
+
+class _Output(io.TextIOBase):
+    """Standard output that remembers a failed write, so that `main` can tell it apart
+    from a command's own failure, even where a command caught it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        """The standard output written to."""
+        self.failure: OSError | None = None
+        """The first write or flush that failed, if one did."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as err:
+            self.failure = self.failure or err
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as err:
+            self.failure = self.failure or err
+            raise
+
+    def close(self) -> None:
+        """Leaves standard output open (it is the process's) and unflushed: collected
+        after a failed write, the guard must not fail once more."""
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def _discard_output(stream: TextIO) -> None:
+    """Point standard output at the null device, so that what is still buffered is
+    dropped at exit instead of failing again there with a traceback."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # no descriptor: an in-memory stream, nothing at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _unwritten(command: str, why: str) -> int:
+    complain(f"companion {command}: cannot write the output: {why}")
+    return EXIT_BAD_INPUT

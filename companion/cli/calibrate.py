@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
-from companion.errors import CompanionError, SettingError, UnwritableFileError
+from companion.cli.numbers import whole_number
+from companion.errors import CompanionError, UnwritableFileError
 from companion.kit.layouts import layout_names, load_layout
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
@@ -45,8 +46,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     )
     parser.add_argument(
         "--frames",
-        type=int,
-        default=SETTLE_FRAMES,
+        default=str(SETTLE_FRAMES),
         help=f"with --source: frames read before the one calibrated on (default {SETTLE_FRAMES})",
     )
     parser.add_argument("--layout", required=True, help="a layout name or a layout file")
@@ -63,9 +63,10 @@ def run(args: argparse.Namespace) -> int:
     """Calibrate and save, or say in one line why not."""
     out: Path = args.out or default_calibration_path()
     try:
+        frames = whole_number("--frames", args.frames, "a number of frames, 0 or more")
         layout = load_layout(args.layout)
         out.parent.mkdir(parents=True, exist_ok=True)  # the camera's settings go there too
-        gray = load_gray(args.image) if args.image else _from_camera(args.source, args.frames, out)
+        gray = load_gray(args.image) if args.image else _from_camera(args.source, frames, out)
         calibration = calibrate(gray, layout, make_decoder(args.decoder), _layout_name(args.layout))
         save_calibration(calibration, out)
     except CompanionError as err:
@@ -87,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_camera(spec: str, frames: int, out: Path) -> Gray:
     """The last of `frames` + 1 frames from the camera, once exposure and focus settled."""
-    if frames < 0:
-        raise SettingError(f"--frames {frames}: give a number of frames, 0 or more")
     with GuardedSource(open_source(spec, camera_profile_path(out))) as source:
         for _ in range(frames):
             source.read()

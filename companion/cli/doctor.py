@@ -7,21 +7,21 @@ allowed), 1 when a check failed, and 2 for options that make no sense.
 """
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion.app.config_error import OPTIONS_VARIABLE
 from companion.cli.each import fail
-from companion.cli.parts import add_part_options
-from companion.controls.buttons import ButtonPins, check_distinct
-from companion.controls.light import LightPins
-from companion.controls.pins import parse_pins
+from companion.cli.parts import add_part_options, read_parts
+from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding
 from companion.doctor import Probes, Settings, examine, exit_status, finding_lines, summary
 from companion.doctor.findings import EXIT_FAILED, TITLE, Finding
-from companion.doctor.settings import FRAMES, NO_SOURCE
-from companion.errors import CompanionError, UnknownSourceError
+from companion.doctor.settings import FRAMES
+from companion.errors import CompanionError
 from companion.journal import default_journal_path
-from companion.sources.registry import SOURCE_FORMS, SOURCE_KINDS, scheme_of
+from companion.sources.registry import SOURCE_FORMS, check_source
 from companion.statedir import default_calibration_path
 from companion.vision.decode import DECODERS, make_decoder
 
@@ -58,6 +58,13 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--press", action="store_true", help="ask for a press of each button and wait for it"
     )
+    parser.add_argument(
+        "--options-file",
+        type=Path,
+        default=DEFAULT_OPTIONS_FILE,
+        help=f"the service's options file, whose {OPTIONS_VARIABLE} is checked as play "
+        f"would check it (default {DEFAULT_OPTIONS_FILE})",
+    )
     parser.set_defaults(run=run)
 
 
@@ -71,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     print(TITLE, flush=True)
     findings: list[Finding] = []
     try:
-        for finding in examine(settings, Probes(say=_say)):
+        options = functools.partial(options_finding, args.options_file, settings.journal)
+        for finding in examine(settings, Probes(say=_say, table_options=options)):
             print(finding_lines(finding), flush=True)
             findings.append(finding)
     except KeyboardInterrupt:
@@ -88,28 +96,16 @@ def _say(message: str) -> None:
 
 def _settings(args: argparse.Namespace) -> Settings:
     """The settings the options give, checked before anything is opened."""
-    _check_source(args.source)
-    buttons = None if args.no_buttons else ButtonPins(*parse_pins(args.buttons, "--buttons"))
-    light = None if args.no_light else LightPins(*parse_pins(args.light, "--light"))
-    if buttons is not None and light is not None:
-        check_distinct({**buttons.by_role(), **light.by_role()})
+    check_source(args.source)
+    parts = read_parts(args)
     return Settings(
         calibration=args.calibration or default_calibration_path(),
         journal=args.journal or default_journal_path(),
         decoder=make_decoder(args.decoder),
         source=args.source,
         frames=args.frames,
-        buttons=buttons,
-        light=light,
+        buttons=parts.buttons,
+        light=parts.light,
         strip=args.strip,
         press=args.press,
     )
-
-
-def _check_source(spec: str) -> None:
-    """Refuse a `--source` of no known kind before the doctor starts."""
-    schemes = {kind.scheme for kind in SOURCE_KINDS} | {NO_SOURCE}
-    if scheme_of(spec) not in schemes:
-        raise UnknownSourceError(
-            f"--source {spec}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
-        )

@@ -6,6 +6,7 @@ stdout, and makes the exit status 2; the other inputs are still processed.
 
 import json
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,8 +23,8 @@ def for_each(command: str, names: Iterable[str], work: Callable[[str], dict[str,
         try:
             doc = work(name)
         except CompanionError as err:
-            label = "standard input" if name == "-" else name
-            print(f"companion {command}: {label}: {err}", file=sys.stderr, flush=True)
+            label = "standard input" if name == "-" else file_label(name)
+            complain(f"companion {command}: {label}: {err}")
             status = EXIT_BAD_INPUT
             continue
         print(json.dumps(doc, ensure_ascii=False), flush=True)
@@ -32,5 +33,34 @@ def for_each(command: str, names: Iterable[str], work: Callable[[str], dict[str,
 
 def fail(command: str, err: CompanionError) -> int:
     """Report an error that stops a whole command; returns the exit status."""
-    print(f"companion {command}: {err}", file=sys.stderr, flush=True)
+    complain(f"companion {command}: {err}")
     return EXIT_BAD_INPUT
+
+
+def complain(message: str) -> None:
+    """Print `message` on stderr as exactly one line, whatever names it quotes.
+
+    Every error of every command ends here, so a file name or an argument holding a
+    newline cannot split a message into lines a script would read as two errors.
+    With stderr closed there is no one to tell; `print` would fall back on stdout.
+    """
+    if sys.stderr is not None:
+        print(one_line(message), file=sys.stderr, flush=True)
+
+
+def file_label(name: str) -> str:
+    """A file name as a message shows it: as typed, or quoted and escaped (repr-style)
+    when it holds a character that would break the line or hide where the name ends."""
+    return repr(name) if one_line(name) != name else name
+
+
+def one_line(text: str) -> str:
+    """`text` with control characters, line and paragraph separators and lone
+    surrogates escaped as Python writes them (`\\n`, `\\x1b`, `\\u2028`)."""
+    return "".join(
+        repr(char)[1:-1] if unicodedata.category(char) in _BREAKS_LINE else char for char in text
+    )
+
+
+_BREAKS_LINE = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Unicode categories that end, hide or cannot print in a line of a terminal or log."""

@@ -4,20 +4,38 @@ Without a game: one line per game, newest first. With a game: one line per round
 with a mark on corrected rounds. `--export` writes the game file that `companion
 score` reads, so any game can be rescored or checked away from the café;
 `--frame N` and `--overlay N` write the pictures a round was scored from. The
-journal is opened but never created or repaired here: a listing must not move a
-café's only journal aside.
+journal is opened read-only, never created, repaired or locked here: a listing must
+not move a café's only journal aside, change another program's file given by
+mistake, or wait for the table that is playing. Every game is replayed to be listed,
+and one that does not replay is listed by its damage and makes the exit status 2.
+Outputs are written whole or not at all (a temporary file, then a rename), and never
+over the journal or the files SQLite and the writer keep beside it.
 """
 
 import argparse
+import os
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
 from companion.errors import CompanionError, JournalError, SettingError, UnwritableFileError
-from companion.journal import GameSummary, History, RoundSummary, default_journal_path
+from companion.journal import (
+    DamagedGame,
+    GameSummary,
+    History,
+    RoundSummary,
+    default_journal_path,
+)
+from companion.journal.faults import corrupt
 from companion.journal.file import JournalFile
+from companion.journal.lock import lock_path
+from companion.journal.recovery import SIDE_FILES
+
+NEW_FILE_MODE = 0o644
+"""Permissions of an export or picture written where there was none."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -57,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     path = args.journal or default_journal_path()
     try:
         picture = _picture_wanted(args)
-        with JournalFile(path, create=False) as file:
+        with JournalFile(path) as file:
             journal = History(file)
             if args.game is None:
                 _list_games(journal)
@@ -96,9 +114,15 @@ def _list_games(journal: History) -> None:
         print(f"no games yet in {journal.file.path}")
     for game in games:
         print(_game_line(game))
+    damaged = [str(game.id) for game in games if isinstance(game, DamagedGame)]
+    if damaged:
+        which = f"game {damaged[0]}" if len(damaged) == 1 else f"games {', '.join(damaged)}"
+        raise corrupt(journal.file.path, f"{which} listed above cannot be replayed")
 
 
-def _game_line(game: GameSummary) -> str:
+def _game_line(game: GameSummary | DamagedGame) -> str:
+    if isinstance(game, DamagedGame):
+        return f"game {game.id}: {game.damage}"
     started = game.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
     rounds = "1 round" if game.rounds == 1 else f"{game.rounds} rounds"
     won = f"won by {', '.join(game.winners)}; " if game.winners else ""
@@ -109,10 +133,8 @@ def _game_line(game: GameSummary) -> str:
 
 
 def _list_rounds(journal: History, game_id: int) -> None:
-    summary = next((g for g in journal.games() if g.id == game_id), None)
     rounds = journal.rounds(game_id)
-    if summary is not None:
-        print(_game_line(summary))
+    print(_game_line(journal.game(game_id)))
     for played in rounds:
         print(_round_line(played))
 
@@ -131,7 +153,7 @@ def _export(journal: History, game_id: int, target: str) -> None:
     if target == "-":
         sys.stdout.write(text)
         return
-    _write(Path(target), text.encode("utf-8"), "the game file")
+    _write(Path(target), text.encode("utf-8"), "the game file", journal.file.path)
 
 
 def _picture(journal: History, game_id: int, kind: str, number: int, out: Path) -> None:
@@ -141,15 +163,50 @@ def _picture(journal: History, game_id: int, kind: str, number: int, out: Path) 
         raise JournalError(
             f"{journal.file.path}: round {number} of game {game_id} has no {kind} kept"
         )
-    _write(out, data, f"the {kind}")
+    _write(out, data, f"the {kind}", journal.file.path)
     print(f"wrote the {kind} of round {number} of game {game_id} to {out}")
 
 
-def _write(path: Path, data: bytes, what: str) -> None:
+def _write(path: Path, data: bytes, what: str, journal: Path) -> None:
+    """Write `data` whole or not at all: into a temporary file beside `path`, synced to
+    disk, then renamed over it, so a full disk or a power cut leaves the old file."""
+    _refuse_journal_files(path, journal, what)
+    target = path.resolve()
     try:
-        path.write_bytes(data)
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as err:
         raise UnwritableFileError(f"{path}: cannot write {what} ({err.strerror or err})") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            os.fchmod(file.fileno(), _mode_for(target))
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except OSError as err:
+        Path(temporary).unlink(missing_ok=True)
+        raise UnwritableFileError(f"{path}: cannot write {what} ({err.strerror or err})") from None
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions the file had, or a new file's usual ones (mkstemp's are private)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return NEW_FILE_MODE
+
+
+def _refuse_journal_files(path: Path, journal: Path, what: str) -> None:
+    """Refuse to write over the journal, its WAL files or its lock, by any name."""
+    kept = [journal, *(Path(f"{journal}{suffix}") for suffix in SIDE_FILES), lock_path(journal)]
+    for used in kept:
+        same = path.resolve() == used.resolve()
+        if not same and path.exists() and used.exists():
+            same = os.path.samefile(path, used)
+        if same:
+            raise UnwritableFileError(
+                f"{path}: will not write {what} over the journal's file {used}; give another FILE"
+            )
 
 
 def _points(points: Mapping[str, int]) -> str:

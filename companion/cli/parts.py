@@ -6,9 +6,12 @@ same defaults, from here.
 """
 
 import argparse
+from dataclasses import dataclass
 
-from companion.controls.buttons import ButtonPins
+from companion.controls.buttons import ButtonPins, check_distinct
 from companion.controls.light import LightPins
+from companion.controls.pins import parse_pins
+from companion.controls.strip import StripSpec, parse_strip
 
 _BUTTONS, _LIGHT = ButtonPins(), LightPins()
 DEFAULT_BUTTONS = f"{_BUTTONS.confirm},{_BUTTONS.undo},{_BUTTONS.next}"
@@ -35,3 +38,33 @@ def add_part_options(parser: argparse.ArgumentParser, verb: str) -> None:
         help=f"BCM pins of the RGB status light (default {DEFAULT_LIGHT})",
     )
     parser.add_argument("--strip", help="LED strip: ws2812:LEDS or apa102:LEDS (default none)")
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The parts the options name, each checked, and no two on one pin."""
+
+    buttons: ButtonPins | None
+    """The buttons' pins, or None with `--no-buttons`."""
+    light: LightPins | None
+    """The status light's pins, or None with `--no-light`."""
+    strip: StripSpec | None
+    """The LED strip, or None for no strip."""
+
+
+def read_parts(args: argparse.Namespace) -> Parts:
+    """The parts `add_part_options` options name; `PinSettingError` or `SettingError`
+    naming the option or pin at fault, before anything is opened. Buttons, light and
+    the strip's SPI lines must each have pins of their own: a part on a pin another
+    part drives would never work."""
+    buttons = None if args.no_buttons else ButtonPins(*parse_pins(args.buttons, "--buttons"))
+    light = None if args.no_light else LightPins(*parse_pins(args.light, "--light"))
+    strip = parse_strip(args.strip)
+    check_distinct(
+        {
+            **(buttons.by_role() if buttons else {}),
+            **(light.by_role() if light else {}),
+            **(strip.pins() if strip else {}),
+        }
+    )
+    return Parts(buttons, light, strip)

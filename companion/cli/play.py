@@ -11,23 +11,24 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.app.camera import Camera, Failed, Watching
+from companion.app.config_error import show_config_error
 from companion.app.lineup import Lineup
 from companion.app.loop import Loop
-from companion.app.service import ServiceManager, service_manager
+from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
 from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
 from companion.cli.each import fail
-from companion.cli.parts import add_part_options
-from companion.controls.buttons import ButtonPins, Buttons
-from companion.controls.light import LightPins, StatusLight
-from companion.controls.pins import parse_pins, quiet_gpio
+from companion.cli.parts import add_part_options, read_parts
+from companion.controls.buttons import Buttons
+from companion.controls.light import StatusLight
+from companion.controls.pins import quiet_gpio
 from companion.controls.strip import TrackStrip, make_strip
-from companion.display.screen import DISPLAY_MODES, Screen, choose_mode
+from companion.display.screen import DISPLAY_MODES, DisplayMode, Screen, choose_mode
 from companion.errors import (
     CalibrationFileError,
     CompanionError,
@@ -38,10 +39,10 @@ from companion.errors import (
 )
 from companion.journal import Journal, StoredGame, default_journal_path
 from companion.kit.layouts import load_layout
-from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.rules import RULESETS, Game, Ruleset, find_ruleset
 from companion.sources.base import FrameSource
 from companion.sources.guarded import GuardedSource
-from companion.sources.registry import SOURCE_FORMS, open_source
+from companion.sources.registry import SOURCE_FORMS, check_source, open_source
 from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.calibration import load_calibration
 from companion.vision.decode import DECODERS, make_decoder
@@ -56,6 +57,8 @@ JOURNAL_OPEN_SECONDS = 30.0
 """Time allowed for opening a small journal, on top of the service's own start time."""
 SD_CARD_BYTES_PER_SECOND = 20e6
 """A slow SD card's reading speed: the journal's check reads the whole file."""
+SAY_WHO_PLAYS = "say who plays: --players Ann=red Ben=blue ... (or --players 5)"
+"""The error when there is no game to resume and no players are named."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -108,8 +111,15 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play until a player quits; the journal keeps every confirmed round."""
-    service = service_manager(os.environ)
     path = args.journal or default_journal_path()
+    try:
+        service = service_manager(os.environ)
+        check_options(args, path)
+    except CompanionError as err:
+        status = fail("play", err)
+        if under_service(args.display, os.environ):
+            show_config_error(str(err), choose_mode(args.display), os.environ)
+        return status
     try:
         with ExitStack() as stack:
             service.extend_start(journal_check_seconds(path))
@@ -125,6 +135,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def under_service(display: str | None, environ: Mapping[str, str]) -> bool:
+    """Whether this play runs as the table's service (systemd, or the full screen it
+    draws on), where nobody reads stderr: a mistake in the options is shown on the
+    screen instead of leaving it dark."""
+    return bool(environ.get(NOTIFY_SOCKET)) or display == DisplayMode.FULLSCREEN.value
+
+
+def check_options(args: argparse.Namespace, journal: Path) -> None:
+    """Refuse any option that makes no sense, before anything is opened or written:
+    a game started from a mistake (a misspelt source, two buttons on one pin) would
+    run on without the part, or keep a game nobody meant in the journal."""
+    check_source(args.source)
+    ruleset = _ruleset(args)
+    read_parts(args)
+    check_auto_confirm(args.auto_confirm)
+    choose_mode(args.display)
+    if args.players:
+        lineup = _lineup(args.players)
+        Game.start(ruleset, lineup.names, lineup.names[0])
+    elif args.new_game or not journal.exists():
+        raise SettingError(SAY_WHO_PLAYS)
+
+
 def _loop(
     args: argparse.Namespace,
     journal: Journal,
@@ -132,8 +165,8 @@ def _loop(
     service: ServiceManager | None = None,
 ) -> Loop:
     """The loop with every part the options ask for."""
-    button_pins = None if args.no_buttons else ButtonPins(*parse_pins(args.buttons, "--buttons"))
-    light_pins = None if args.no_light else LightPins(*parse_pins(args.light, "--light"))
+    parts = read_parts(args)
+    button_pins, light_pins = parts.buttons, parts.light
     camera, camera_note = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
     settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
@@ -222,7 +255,8 @@ def _asks_for_another_game(args: argparse.Namespace, stored: StoredGame) -> bool
         players = game.seating.players
         if lineup != Lineup(players, tuple(stored.colours[p] for p in players)):
             return True
-    return bool(args.ruleset or args.option) and _ruleset(args) != game.ruleset
+    asked = args.ruleset is not None or bool(args.option)
+    return asked and _ruleset(args) != game.ruleset
 
 
 def journal_check_seconds(path: Path) -> float:
@@ -233,7 +267,7 @@ def journal_check_seconds(path: Path) -> float:
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    ruleset = find_ruleset(args.ruleset or DEFAULT_RULESET)
+    ruleset = find_ruleset(DEFAULT_RULESET if args.ruleset is None else args.ruleset)
     options: dict[str, int | None] = {}
     for entry in args.option:
         name, _, value = entry.partition("=")
@@ -248,7 +282,7 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 def _lineup(players: list[str] | None) -> Lineup:
     if not players:
-        raise SettingError("say who plays: --players Ann=red Ben=blue ... (or --players 5)")
+        raise SettingError(SAY_WHO_PLAYS)
     if len(players) == 1 and players[0].isdigit():
         return Lineup.of_colours(int(players[0]))
     return Lineup.parse(players)

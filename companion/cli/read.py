@@ -7,7 +7,8 @@ from typing import Any
 from companion.cli.each import fail, for_each
 from companion.errors import CalibrationError, CompanionError
 from companion.kit.layouts import load_layout
-from companion.vision.assign import kits_in
+from companion.kit.tags import parse_tag
+from companion.vision.assign import kits_in, token_label
 from companion.vision.calibration import Calibration, load_calibration
 from companion.vision.decode import DECODERS, make_decoder
 from companion.vision.images import load_gray
@@ -40,8 +41,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(reader: TableReader, calibration: Calibration, name: str) -> dict[str, Any]:
-    reading = reader.read(load_gray(Path(name)))
+    reading = reader.read(load_gray(Path(name), named=False))  # `for_each` names it
     _refuse_other_kit(reading, calibration)
+    if reading.observation.wrong_board is not None:
+        raise CalibrationError(reading.observation.wrong_board)
     return reading_document(name, reading)
 
 
@@ -72,5 +75,6 @@ def reading_document(image: str, reading: FrameReading) -> dict[str, Any]:
         },
         "unplaced": [{"text": u.text, "reason": u.reason} for u in observation.unplaced],
         "foreign": list(observation.foreign),
+        "problems": [d.worded(token_label(parse_tag(d.text))) for d in observation.duplicates],
         "elapsed_ms": round(reading.elapsed_ms, 1),
     }

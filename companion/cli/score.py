@@ -10,8 +10,8 @@ import sys
 from typing import Any
 
 from companion.cli.each import for_each
-from companion.errors import GameFileError, UnreadableFileError
-from companion.gamefile import parse_game, result_document
+from companion.errors import UnreadableFileError
+from companion.gamefile import parse_game, read_game_text, result_document
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -33,12 +33,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(name: str) -> str:
+    if name == "-" and sys.stdin is None:
+        raise UnreadableFileError("standard input is closed")
     try:
         if name == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
+            return read_game_text(sys.stdin.buffer)
         with open(name, "rb") as file:
-            return file.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise GameFileError("not UTF-8 text, so not a game file") from None
+            return read_game_text(file)
     except OSError as err:
         raise UnreadableFileError(err.strerror or str(err)) from None

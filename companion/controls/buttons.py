@@ -34,6 +34,7 @@ from gpiozero import (
 
 from companion.actions import Action, Press
 from companion.closing import Closing
+from companion.controls.pins import pwm_mock_if_asked, reason
 from companion.errors import HardwareUnavailableError, PinSettingError
 
 BOUNCE_SECONDS = 0.05
@@ -116,20 +117,22 @@ def _open_button(
 
     `hold_seconds` is None for a button whose holds mean nothing (gpiozero's default).
     """
+    if pin_factory is None:
+        pwm_mock_if_asked()
     try:
         button = Button(pin, pull_up=True, bounce_time=BOUNCE_SECONDS, pin_factory=pin_factory)
     except BadPinFactory as error:
         raise HardwareUnavailableError(
-            f"{role}: no GPIO library could be loaded ({error}); on a Pi install lgpio, "
+            f"{role}: no GPIO library could be loaded ({reason(error)}); on a Pi install lgpio, "
             "elsewhere set GPIOZERO_PIN_FACTORY=mock"
         ) from error
     except GPIOPinInUse as error:
-        raise PinSettingError(f"{role}: GPIO{pin} is already in use ({error})") from error
+        raise PinSettingError(f"{role}: GPIO{pin} is already in use ({reason(error)})") from error
     except PinError as error:
-        raise PinSettingError(f"{role}: GPIO{pin} cannot be used ({error})") from error
+        raise PinSettingError(f"{role}: GPIO{pin} cannot be used ({reason(error)})") from error
     except GPIOZeroError as error:
         raise HardwareUnavailableError(
-            f"{role}: GPIO{pin} could not be opened ({error})"
+            f"{role}: GPIO{pin} could not be opened ({reason(error)})"
         ) from error
     if hold_seconds is not None:
         button.hold_time = hold_seconds

@@ -25,6 +25,7 @@ from gpiozero import (
 
 from companion.closing import Closing
 from companion.controls.buttons import check_bcm_pin, check_distinct
+from companion.controls.pins import pwm_mock_if_asked, reason
 from companion.errors import HardwareUnavailableError, PinSettingError
 
 Level = tuple[float, float, float]
@@ -104,6 +105,8 @@ class LightPins:
 
 def _open_rgbled(pins: LightPins, pin_factory: Factory | None) -> RGBLED:
     """The gpiozero RGB LED, dark, with gpiozero's errors turned into ours."""
+    if pin_factory is None:
+        pwm_mock_if_asked()
     try:
         return RGBLED(
             pins.red,
@@ -116,15 +119,17 @@ def _open_rgbled(pins: LightPins, pin_factory: Factory | None) -> RGBLED:
         )
     except BadPinFactory as error:
         raise HardwareUnavailableError(
-            f"status light: no GPIO library could be loaded ({error}); on a Pi install "
+            f"status light: no GPIO library could be loaded ({reason(error)}); on a Pi install "
             "lgpio, elsewhere set GPIOZERO_PIN_FACTORY=mock"
         ) from error
     except (GPIOPinInUse, PinError) as error:
         raise PinSettingError(
-            f"status light on GPIO{pins.red}/{pins.green}/{pins.blue}: {error}"
+            f"status light on GPIO{pins.red}/{pins.green}/{pins.blue}: {reason(error)}"
         ) from error
     except GPIOZeroError as error:
-        raise HardwareUnavailableError(f"status light could not be opened ({error})") from error
+        raise HardwareUnavailableError(
+            f"status light could not be opened ({reason(error)})"
+        ) from error
 
 
 class StatusLight(Closing):

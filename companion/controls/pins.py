@@ -6,11 +6,13 @@ pins on the 40-pin header. Commands that take pins read them here and name them 
 ways, and open GPIO parts with gpiozero's search through its libraries kept quiet.
 """
 
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gpiozero import PinFactoryFallback
+from gpiozero import Device, PinFactoryFallback
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.errors import SettingError
 
@@ -44,3 +46,18 @@ def quiet_gpio() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PinFactoryFallback)
         yield
+
+
+def reason(error: BaseException) -> str:
+    """What went wrong, in words: gpiozero raises some errors with none (a pin that
+    cannot dim says only `PinPWMUnsupported`), and a message must never end in ": "."""
+    return str(error) or type(error).__name__
+
+
+def pwm_mock_if_asked() -> None:
+    """With `GPIOZERO_PIN_FACTORY=mock`, make gpiozero's shared mock pins ones that can
+    dim: its plain mock pins cannot, so the status light (PWM on each colour) would
+    never open without a Pi. Buttons work on either kind."""
+    asked = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower() == "mock"
+    if asked and Device.pin_factory is None:
+        Device.pin_factory = MockFactory(pin_class=MockPWMPin)

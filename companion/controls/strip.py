@@ -13,11 +13,13 @@ import abc
 import importlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
 
 from companion.closing import Closing
 from companion.colours import RGB
+from companion.controls.pins import reason
 from companion.controls.strip_spi import SPI_HZ, StripKind, frame_bytes
 from companion.controls.strip_track import SPACES, RabbitSpot, check_track, track_pixels
 from companion.errors import HardwareUnavailableError, PinSettingError
@@ -131,7 +133,7 @@ def open_spidev(bus: int, device: int) -> SpiDevice:
             f"{path} cannot be opened: add this user to the spi group and log in again"
         ) from error
     except OSError as error:
-        raise HardwareUnavailableError(f"{path} cannot be opened: {error}") from error
+        raise HardwareUnavailableError(f"{path} cannot be opened: {reason(error)}") from error
     return cast(SpiDevice, spi)
 
 
@@ -188,7 +190,7 @@ class SpiStrip(StripDriver):
             self._spi.writebytes2(frame_bytes(self.kind, pixels))
         except OSError as error:
             raise HardwareUnavailableError(
-                f"the LED strip could not be written: {error}"
+                f"the LED strip could not be written: {reason(error)}"
             ) from error
 
     def _release(self) -> None:
@@ -200,14 +202,39 @@ _SPEC = re.compile(
 )
 
 
-def make_strip(spec: str | None) -> StripDriver | None:
-    """The strip described by `spec`, opened; None for no strip.
+SPI_PINS = {0: (10, 11), 1: (20, 21)}
+"""BCM numbers of each SPI bus's data (MOSI) and clock (SCLK) lines: a strip on the
+bus takes both, so no button or light may sit there."""
+
+
+@dataclass(frozen=True)
+class StripSpec:
+    """A strip as `--strip` names it, checked but not opened."""
+
+    kind: str
+    """"mock", or a `StripKind` value ("ws2812", "apa102")."""
+    length: int
+    """How many LEDs."""
+    bus: int | None
+    """The SPI bus (None for a mock strip)."""
+    device: int
+    """The chip select on that bus."""
+
+    def pins(self) -> dict[str, int]:
+        """The GPIO pins the strip takes, keyed by what they are, in words."""
+        if self.bus not in SPI_PINS:
+            return {}
+        data, clock = SPI_PINS[self.bus]
+        return {"the LED strip's SPI data": data, "the LED strip's SPI clock": clock}
+
+
+def parse_strip(spec: str | None) -> StripSpec | None:
+    """The strip described by `spec`, checked and not opened; None for no strip.
 
     `spec` is None or "none" for no strip, or `kind:length[:bus.device]` with kind
     "mock", "ws2812" or "apa102" and the number of LEDs: "ws2812:60",
     "apa102:144:1.0" (SPI1, CE0; the default is 0.0, SPI0 CE0). A mock strip takes no
-    bus. Raises `PinSettingError` naming the spec if it is not of that form, and
-    `HardwareError` if the strip cannot be opened.
+    bus. Raises `PinSettingError` naming the spec if it is not of that form.
     """
     if spec is None or spec.strip().lower() == "none":
         return None
@@ -224,15 +251,28 @@ def make_strip(spec: str | None) -> StripDriver | None:
     if kind == "mock":
         if match["bus"] is not None:
             raise PinSettingError(f"LED strip {spec!r}: a mock strip has no SPI bus")
-        return MockStrip(length)
-    kinds = {k.value: k for k in StripKind}
-    if kind not in kinds:
+        return StripSpec(kind, length, None, 0)
+    if kind not in {k.value for k in StripKind}:
         raise PinSettingError(
             f"LED strip {spec!r}: unknown kind {kind!r}; use mock, ws2812 or apa102"
         )
     bus = 0 if match["bus"] is None else int(match["bus"])
     device = 0 if match["device"] is None else int(match["device"])
-    return SpiStrip(kinds[kind], length, bus, device)
+    return StripSpec(kind, length, bus, device)
+
+
+def make_strip(spec: str | None) -> StripDriver | None:
+    """The strip described by `spec` (see `parse_strip`), opened; None for no strip.
+
+    Raises `PinSettingError` naming the spec if it is not of that form, and
+    `HardwareError` if the strip cannot be opened.
+    """
+    strip = parse_strip(spec)
+    if strip is None:
+        return None
+    if strip.bus is None:
+        return MockStrip(strip.length)
+    return SpiStrip(StripKind(strip.kind), strip.length, strip.bus, strip.device)
 
 
 class TrackStrip(Closing):

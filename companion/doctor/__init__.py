@@ -22,6 +22,7 @@ from companion.doctor.findings import (
     EXPOSURE,
     JOURNAL,
     LIGHT,
+    OPTIONS,
     STRIP,
     TAGS,
     Finding,
@@ -55,6 +56,8 @@ T = TypeVar("T")
 def examine(settings: Settings, probes: Probes) -> Iterator[Finding]:
     """Run every check in order, handing out each finding as soon as it is known (the
     button and light checks talk to the person in between)."""
+    options = probes.table_options
+    yield _alone(OPTIONS, options) if options else Finding(Status.SKIP, OPTIONS, "not asked")
     camera, capture = _paired(CAMERA, lambda: camera_check(settings, probes.stall_seconds))
     yield camera
     yield _alone(EXPOSURE, lambda: exposure_check(settings, capture))

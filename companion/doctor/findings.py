@@ -16,6 +16,7 @@ from companion.wording import count
 TITLE = "companion doctor — table check"
 """The report's first line."""
 
+OPTIONS = "play options"
 CAMERA = "camera"
 EXPOSURE = "focus/exposure"
 CALIBRATION = "calibration"
@@ -25,7 +26,7 @@ LIGHT = "status light"
 STRIP = "LED strip"
 JOURNAL = "journal"
 DISK = "disk space"
-CHECKS = (CAMERA, EXPOSURE, CALIBRATION, TAGS, BUTTONS, LIGHT, STRIP, JOURNAL, DISK)
+CHECKS = (OPTIONS, CAMERA, EXPOSURE, CALIBRATION, TAGS, BUTTONS, LIGHT, STRIP, JOURNAL, DISK)
 """Every check's name, in the order the report gives them."""
 
 _MARK_WIDTH = 6

@@ -16,6 +16,7 @@ from gpiozero import Factory
 from companion.controls.buttons import ButtonPins
 from companion.controls.light import LightPins
 from companion.controls.strip import StripDriver, make_strip
+from companion.doctor.findings import Finding
 from companion.errors import SettingError
 from companion.sources.guarded import STALL_SECONDS
 from companion.sources.registry import scheme_of
@@ -102,3 +103,6 @@ class Probes:
     """How long `--press` waits for each button."""
     stall_seconds: float = STALL_SECONDS
     """How long one camera read may take before the camera counts as stalled."""
+    table_options: Callable[[], Finding] | None = None
+    """Checks the options the table's service starts `companion play` with; the command
+    line gives it, as it alone knows play's options. None: not checked."""

@@ -1,10 +1,12 @@
 """The storage checks: is the journal sound and writable, and how many rounds still fit?
 
-The journal is opened the way `companion history` opens it (never created, checked
-with SQLite's quick_check and the schema on opening) and every stored game is
-replayed through the rules, so a damaged round is found now rather than during a
-game. Nothing is repaired here: a damaged journal is moved aside and salvaged by
-`companion play` at its next start, and the doctor leaves the evidence as it is.
+The journal is opened the way `companion history` opens it (read-only, never
+created, checked with SQLite's quick_check and the schema on opening, and without
+waiting for the writer lock, so the doctor runs while the table plays) and every
+stored game is replayed through the rules, so a damaged round is found now rather
+than during a game. Nothing is repaired or changed here: a damaged journal is moved
+aside and salvaged by `companion play` at its next start, and the doctor leaves the
+evidence as it is; a file that is not a journal at all is refused by `play` too.
 """
 
 import os
@@ -17,11 +19,12 @@ from companion.doctor.host import nearest_folder, owner_of, user_name
 from companion.errors import (
     JournalCorruptError,
     JournalError,
+    NotAJournalError,
     UnreadableFileError,
     UnwritableFileError,
 )
-from companion.journal import GameStatus, History
-from companion.journal.faults import RECOVERY_ADVICE
+from companion.journal import DamagedGame, GameStatus, GameSummary, History
+from companion.journal.faults import RECOVERY_ADVICE, corrupt
 from companion.journal.file import JournalFile
 from companion.wording import count
 
@@ -38,6 +41,7 @@ WAL_SUFFIX = "-wal"
 """SQLite's write-ahead log beside the journal: rounds not yet copied into the file."""
 
 _RECOVERY_FIX = "`companion play` moves it aside and saves every readable round at its next start"
+_FOREIGN_FIX = "give the table a journal of its own (`--journal PATH`) or move this file away"
 _ROOM_FIX = (
     "make room: export old games with `companion history N --export FILE` and keep the "
     "files elsewhere, move the journal aside (`companion play` starts a fresh one), or "
@@ -66,13 +70,17 @@ def journal_check(path: Path) -> tuple[Finding, JournalStats | None]:
         detail = f"{path} is empty: `companion play` makes it a journal"
         return combine(JOURNAL, detail, issues), JournalStats(0, 0)
     try:
-        with JournalFile(path, create=False) as journal:
-            games = History(journal).games()
-            for game in games:
-                journal.load(game.id)
+        with JournalFile(path) as journal:
+            listed = History(journal).games()
+        damaged = [g for g in listed if isinstance(g, DamagedGame)]
+        if damaged:
+            first = damaged[0]
+            raise corrupt(path, f"game {first.id}: {first.damage}")
     except JournalCorruptError as err:
         reason = str(err).removesuffix(f"; {RECOVERY_ADVICE}")
         return Finding(Status.FAIL, JOURNAL, reason, _RECOVERY_FIX), None
+    except NotAJournalError as err:
+        return Finding(Status.FAIL, JOURNAL, str(err), _FOREIGN_FIX), None
     except UnwritableFileError as err:
         return Finding(Status.FAIL, JOURNAL, str(err), _permission_fix(path)), None
     except UnreadableFileError:
@@ -80,6 +88,7 @@ def journal_check(path: Path) -> tuple[Finding, JournalStats | None]:
     except JournalError as err:
         fix = "run `companion doctor` again in a moment"
         return Finding(Status.WARN, JOURNAL, str(err), fix), None
+    games = [g for g in listed if isinstance(g, GameSummary)]
     rounds = sum(g.rounds for g in games)
     held = f"{count(len(games), 'game')}, {count(rounds, 'round')}, {human_bytes(size)}"
     playing = next((g for g in games if g.status is GameStatus.PLAYING), None)

@@ -1,11 +1,14 @@
 """The journal of played games: SQLite, one transaction per confirmed round, never lost.
 
-`companion play` writes it (`Journal`), `companion history` reads it (`History`);
-both find it through `default_journal_path` unless told otherwise.
+`companion play` writes it (`Journal`, one writer at a time), `companion history`
+reads it (`History` over a read-only `JournalFile`); both find it through
+`default_journal_path` unless told otherwise.
+
 """
 
 from companion.journal.history import History
 from companion.journal.records import (
+    DamagedGame,
     GameStatus,
     GameSummary,
     RestoredGame,
@@ -20,6 +23,7 @@ from companion.statedir import JOURNAL_NAME, STATE_DIR_VARIABLE, default_journal
 __all__ = [
     "JOURNAL_NAME",
     "STATE_DIR_VARIABLE",
+    "DamagedGame",
     "GameStatus",
     "GameSummary",
     "History",

@@ -54,19 +54,7 @@ def score_columns(played: PlayedRound) -> tuple[str, str, str]:
     )
 
 
-def int_mapping(text: str) -> dict[str, int]:
-    """A stored scorer-to-points object."""
-    loaded: Mapping[str, int] = json.loads(text)
-    return {str(k): int(v) for k, v in loaded.items()}
-
-
 def str_mapping(text: str) -> dict[str, str]:
     """A stored name-to-name object."""
     loaded: Mapping[str, str] = json.loads(text)
     return {str(k): str(v) for k, v in loaded.items()}
-
-
-def reasons_mapping(text: str) -> dict[str, tuple[str, ...]]:
-    """A stored scorer-to-reasons object."""
-    loaded: Mapping[str, list[str]] = json.loads(text)
-    return {str(k): tuple(map(str, v)) for k, v in loaded.items()}

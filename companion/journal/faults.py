@@ -34,21 +34,30 @@ _UNWRITABLE = {
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
+def one_line(text: str) -> str:
+    """A message that may hold line breaks (SQLite's, or damaged text quoted in one) as
+    the one line a command prints."""
+    return " ".join(text.split())
+
+
 def corrupt(path: Path, detail: str) -> JournalCorruptError:
     """The error for a damaged journal file, with what to do about it."""
-    return JournalCorruptError(f"{path}: the journal is damaged ({detail}); {RECOVERY_ADVICE}")
+    return JournalCorruptError(
+        f"{path}: the journal is damaged ({one_line(detail)}); {RECOVERY_ADVICE}"
+    )
 
 
 def translate(err: sqlite3.Error, path: Path, doing: str) -> CompanionError:
     """The companion's error for an SQLite error met while `doing` something."""
     code = getattr(err, "sqlite_errorcode", None)
     primary = None if code is None else code & 0xFF
+    said = one_line(str(err))
     if primary in _CORRUPT:
-        return corrupt(path, f"{err} while {doing}")
+        return corrupt(path, f"{said} while {doing}")
     if primary in _UNWRITABLE:
-        return UnwritableFileError(f"{path}: cannot use the journal while {doing} ({err})")
+        return UnwritableFileError(f"{path}: cannot use the journal while {doing} ({said})")
     if primary in _BUSY:
         return JournalError(
-            f"{path}: another program holds the journal while {doing} ({err}); try again"
+            f"{path}: another program holds the journal while {doing} ({said}); try again"
         )
-    return JournalError(f"{path}: SQLite failed while {doing} ({err})")
+    return JournalError(f"{path}: SQLite failed while {doing} ({said})")

@@ -1,16 +1,20 @@
 """The journal file: opening and checking it, and reading games back through the rules.
 
-The writer (`Journal`, in `store`) is a `JournalFile`; `companion history` opens a
-`JournalFile` of its own to read (through `History`), so the game loop can write on
-its connection while another process or thread reads on another. Both are kept the way SQLite
-is safest: WAL mode and `synchronous=FULL`; opening checks the file (its size in
-whole pages, `quick_check` and the schema) so that damage is found at start-up, not
-in the middle of a game. Scores are never read from disk as truth: a game is
-replayed from its stored reveals through the rules engine.
+The writer (`Journal`, in `store`) is a `JournalFile` that opens its file to write;
+a plain `JournalFile` opens it read-only (`companion history` and the doctor read
+through one, through `History`), so the game loop can write on its connection while
+another process or thread reads on another. A reader must change nothing, not even
+the file's journal mode, so that pointing `history` at the wrong file cannot harm it:
+it refuses what is not a journal rather than making it one. The writer keeps the file
+the way SQLite is safest: WAL mode and `synchronous=FULL`. Opening checks the file
+(its size in whole pages, `quick_check` and the schema) so that damage is found at
+start-up, not in the middle of a game. Scores are never read from disk as truth: a
+game is replayed from its stored reveals through the rules engine, and text that is
+not UTF-8 counts as damage like any other.
 """
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,8 +25,8 @@ from types import MappingProxyType
 from companion.closing import Closing
 from companion.errors import (
     GameFileError,
-    JournalCorruptError,
     JournalError,
+    NotAJournalError,
     RulesError,
     UnknownGameError,
     UnreadableFileError,
@@ -30,12 +34,22 @@ from companion.errors import (
 )
 from companion.journal import schema
 from companion.journal.documents import record, str_mapping
-from companion.journal.faults import corrupt, translate
+from companion.journal.faults import corrupt, one_line, translate
 from companion.journal.records import GameStatus, StoredGame
 from companion.rules import Game
 
 BUSY_SECONDS = 5.0
 """How long to wait for another connection (say `companion history`) to let go of the file."""
+
+QUICK_CHECK_PROBLEMS = 100
+"""How many problems SQLite's check reports at most; the message counts them."""
+
+SQLITE_INTEGERS = range(-(2**63), 2**63)
+
+"""The numbers SQLite can store: a game or round number outside them is none the journal holds."""
+
+_DAMAGED_TEXT = (GameFileError, RulesError, ValueError, TypeError, KeyError, AttributeError)
+"""What decoding and replaying a stored game can raise when its text is damaged."""
 
 
 @dataclass(frozen=True)
@@ -57,17 +71,21 @@ class GameRow:
 class JournalFile(Closing):
     """An open journal file: its connection, its transactions, and its games replayed."""
 
-    def __init__(self, path: str | PathLike[str], *, create: bool) -> None:
-        """Open the journal at `path`, creating it (and its folders) if `create`.
+    def __init__(self, path: str | PathLike[str]) -> None:
+        """Open the journal at `path` to read only; the file is left exactly as it is.
 
-        Raises `JournalCorruptError` for a damaged file or one that is not a journal,
-        `UnwritableFileError` where no journal can be written, and
-        `UnreadableFileError` for a missing file when `create` is False.
+        Raises `UnreadableFileError` for a missing file, `NotAJournalError` for a file
+        that is not a journal (empty, another program's, a newer companion's) and
+        `JournalCorruptError` for a damaged one.
         """
         self.path = Path(path)
         """The journal file."""
         self._conn: sqlite3.Connection | None = None
-        self._conn = _open(self.path, create)
+        self._conn = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection: read-only here; the writer's opens the file to write."""
+        return _open_reader(self.path)
 
     def close(self) -> None:
         """Close the file; closing again does nothing."""
@@ -76,7 +94,8 @@ class JournalFile(Closing):
             self._conn = None
 
     def load(self, game_id: int) -> StoredGame:
-        """A stored game, replayed from its reveals; `UnknownGameError` if there is none."""
+        """A stored game, replayed from its reveals; `UnknownGameError` if there is none,
+        `JournalCorruptError` naming the round at fault if it does not replay."""
         with self.transaction(f"reading game {game_id}") as conn:
             return self.stored(conn, game_id)
 
@@ -101,15 +120,22 @@ class JournalFile(Closing):
         except sqlite3.Error as err:
             _rollback(conn)
             raise translate(err, self.path, doing) from err
+        except UnicodeDecodeError as err:
+            _rollback(conn)
+            raise corrupt(self.path, f"text that is not UTF-8 while {doing}: {err}") from err
         except BaseException:
             _rollback(conn)
             raise
 
     def game_row(self, conn: sqlite3.Connection, game_id: int) -> GameRow:
-        row = conn.execute(
-            "SELECT header, colours, started_at, status, finished_at FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
+        row = (
+            conn.execute(
+                "SELECT header, colours, started_at, status, finished_at FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            if game_id in SQLITE_INTEGERS
+            else None
+        )
         if row is None:
             (newest,) = conn.execute("SELECT max(id) FROM games").fetchone()
             held = "it holds no games" if newest is None else f"the newest is game {newest}"
@@ -118,40 +144,66 @@ class JournalFile(Closing):
         return GameRow(header, colours, started_at, GameStatus(status), finished_at)
 
     def reveal_texts(self, conn: sqlite3.Connection, game_id: int) -> list[str]:
-        rows = conn.execute(
-            "SELECT number, reveal FROM rounds WHERE game_id = ? ORDER BY number", (game_id,)
-        ).fetchall()
-        numbers = [number for number, _ in rows]
-        if numbers != list(range(1, len(rows) + 1)):
-            raise corrupt(self.path, f"game {game_id} has rounds {numbers} stored, with a gap")
-        return [reveal for _, reveal in rows]
+        """The stored reveals of a game from round 1; `JournalCorruptError` naming a
+        missing round or one whose text is not UTF-8."""
+        found = _reveal_texts(conn, game_id)
+        if isinstance(found, str):
+            raise corrupt(self.path, f"game {game_id}: {found}")
+        return found
 
-    def replay(self, game_id: int, header: str, reveals: Iterable[str]) -> Game:
+    def replay(self, game_id: int, header: str, reveals: Sequence[str]) -> Game:
+        """The game replayed from its stored texts; `JournalCorruptError` naming the
+        first round (or the header) that cannot be read or played."""
         try:
-            return record(header, list(reveals)).play()
-        except (GameFileError, RulesError, ValueError, TypeError, KeyError) as err:
-            raise JournalCorruptError(
-                f"{self.path}: game {game_id} cannot be replayed from its stored rounds ({err})"
-            ) from err
+            return record(header, reveals).play()
+        except _DAMAGED_TEXT as err:
+            raise corrupt(self.path, f"game {game_id}: {_damage(header, reveals, err)}") from err
 
-    def stored(self, conn: sqlite3.Connection, game_id: int) -> StoredGame:
-        row = self.game_row(conn, game_id)
-        game = self.replay(game_id, row.header, self.reveal_texts(conn, game_id))
+    def examined(self, conn: sqlite3.Connection, game_id: int) -> StoredGame | str:
+        """The game replayed, or what is damaged in it ("round 4 is damaged: …"), for a
+        listing that must name the damage and go on; `UnknownGameError` if there is none."""
+        try:
+            row = self.game_row(conn, game_id)
+        except UnknownGameError:
+            raise
+        except _DAMAGED_TEXT as err:
+            return f"its stored row is damaged: {one_line(str(err))}"
+        texts = _reveal_texts(conn, game_id)
+        if isinstance(texts, str):
+            return texts
+        try:
+            game = record(row.header, texts).play()
+        except _DAMAGED_TEXT as err:
+            return _damage(row.header, texts, err)
+        try:
+            colours = str_mapping(row.colours)
+            started_at = datetime.fromisoformat(row.started_at)
+        except _DAMAGED_TEXT as err:
+            return f"its colours or start time are damaged: {one_line(str(err))}"
         return StoredGame(
             id=game_id,
             game=game,
-            colours=MappingProxyType(str_mapping(row.colours)),
-            started_at=datetime.fromisoformat(row.started_at),
+            colours=MappingProxyType(colours),
+            started_at=started_at,
             status=row.status,
         )
+
+    def stored(self, conn: sqlite3.Connection, game_id: int) -> StoredGame:
+        found = self.examined(conn, game_id)
+        if isinstance(found, str):
+            raise corrupt(self.path, f"game {game_id}: {found}")
+        return found
 
     def newest(self, conn: sqlite3.Connection) -> int | None:
         newest: int | None = conn.execute("SELECT max(id) FROM games").fetchone()[0]
         return newest
 
 
-def _open(path: Path, create: bool) -> sqlite3.Connection:
-    """Connect, set WAL and FULL sync, check the file and its tables."""
+def make_room(path: Path, create: bool) -> None:
+    """Make the journal's folders if `create`, else make sure the journal is there.
+
+    The writer calls it before taking its lock, whose file lies beside the journal.
+    """
     if not create and not path.is_file():
         raise UnreadableFileError(f"{path}: no journal here (`companion play` starts one)")
     if create:
@@ -161,27 +213,45 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
             raise UnwritableFileError(
                 f"{path}: cannot make the journal's folder ({err.strerror or err})"
             ) from None
+
+
+def open_writer(path: Path) -> sqlite3.Connection:
+    """Connect to write: refuse another program's file before changing anything in it,
+    then set WAL and FULL sync, check the file and create or migrate its tables."""
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS)
     except sqlite3.Error as err:
         raise translate(err, path, "opening it") from None
+    return _checked(conn, path, _prepare_writer)
+
+
+def _open_reader(path: Path) -> sqlite3.Connection:
+    """Connect read-only (`mode=ro`): no journal mode set, no table created, no byte changed."""
+    if not path.is_file():
+        raise UnreadableFileError(f"{path}: no journal here (`companion play` starts one)")
+    if path.stat().st_size == 0:
+        raise NotAJournalError(schema.not_a_journal(path, "an empty file"))
     try:
-        conn.execute("PRAGMA foreign_keys = ON")
-        (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-        if str(mode).lower() != "wal":
-            raise JournalError(
-                f"{path}: SQLite cannot keep the journal in WAL mode here (it stays in "
-                f"{mode} mode); keep the journal on the Pi's own disk"
-            )
-        conn.execute("PRAGMA synchronous = FULL")
-        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
-        size = path.stat().st_size if path.exists() else 0
-        if size % int(page_size):
-            raise corrupt(path, f"{size} bytes is not a whole number of {page_size}-byte pages")
-        problems = [str(problem) for (problem,) in conn.execute("PRAGMA quick_check(5)")]
-        if problems != ["ok"]:
-            raise corrupt(path, "quick_check: " + "; ".join(problems))
-        schema.prepare(conn, path)
+        conn = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            timeout=BUSY_SECONDS,
+        )
+    except sqlite3.Error as err:
+        raise translate(err, path, "opening it") from None
+    return _checked(conn, path, _check_reader)
+
+
+def _checked(
+    conn: sqlite3.Connection,
+    path: Path,
+    prepare: Callable[[sqlite3.Connection, Path], None],
+) -> sqlite3.Connection:
+    """The connection, once `prepare` has checked it; closed again if it raises."""
+    conn.text_factory = _strict_text
+    try:
+        prepare(conn, path)
     except sqlite3.Error as err:
         conn.close()
         raise translate(err, path, "opening it") from None
@@ -189,6 +259,90 @@ def _open(path: Path, create: bool) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _prepare_writer(conn: sqlite3.Connection, path: Path) -> None:
+    schema.refuse_foreign(conn, path)
+    conn.execute("PRAGMA foreign_keys = ON")
+    (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+    if str(mode).lower() != "wal":
+        raise JournalError(
+            f"{path}: SQLite cannot keep the journal in WAL mode here (it stays in "
+            f"{mode} mode); keep the journal on the Pi's own disk"
+        )
+    conn.execute("PRAGMA synchronous = FULL")
+    _check_pages(conn, path)
+    schema.prepare(conn, path)
+
+
+def _check_reader(conn: sqlite3.Connection, path: Path) -> None:
+    schema.refuse_foreign(conn, path, reading=True)
+    _check_pages(conn, path)
+    schema.check(conn, path)
+
+
+def _check_pages(conn: sqlite3.Connection, path: Path) -> None:
+    """The file's size in whole pages, and SQLite's `quick_check`, told in one line."""
+    (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+    size = path.stat().st_size if path.exists() else 0
+    if size % int(page_size):
+        raise corrupt(path, f"{size} bytes is not a whole number of {page_size}-byte pages")
+    rows = [str(row) for (row,) in conn.execute(f"PRAGMA quick_check({QUICK_CHECK_PROBLEMS})")]
+    if rows != ["ok"]:
+        raise corrupt(path, "quick_check: " + _problems(rows))
+
+
+def _problems(rows: list[str]) -> str:
+    """SQLite's check report (several lines, under a heading) as one line: the first
+    problem and how many more."""
+    lines = [
+        line.strip()
+        for row in rows
+        for line in row.splitlines()
+        if line.strip() and not line.startswith("*** in database")
+    ]
+    if len(lines) <= 1:
+        return one_line(" ".join(lines) or "; ".join(rows))
+    more = len(lines) - 1
+    return f"{one_line(lines[0])} (and {more} more problem{'s' if more > 1 else ''})"
+
+
+def _strict_text(data: bytes) -> str:
+    """Stored text, decoded strictly: bytes that are not UTF-8 raise, to be named as damage."""
+    return data.decode("utf-8")
+
+
+def _reveal_texts(conn: sqlite3.Connection, game_id: int) -> list[str] | str:
+    """A game's stored reveals from round 1, or what is damaged among them."""
+    rows = conn.execute(
+        "SELECT number, CAST(reveal AS BLOB) FROM rounds WHERE game_id = ? ORDER BY number",
+        (game_id,),
+    ).fetchall()
+    numbers = [number for number, _ in rows]
+    texts: list[str] = []
+    for expected, (number, data) in enumerate(rows, start=1):
+        if number != expected:
+            return f"round {expected} is damaged: it is missing (rounds {numbers} are stored)"
+        try:
+            texts.append(bytes(data).decode("utf-8"))
+        except UnicodeDecodeError as err:
+            return f"round {number} is damaged: its text is not UTF-8 ({err})"
+    return texts
+
+
+def _damage(header: str, reveals: Sequence[str], err: Exception) -> str:
+    """What is damaged in a game that does not replay: its header, or its first bad round."""
+    try:
+        record(header, ())
+    except _DAMAGED_TEXT as bad:
+        return f"its header is damaged: {one_line(str(bad))}"
+    for number in range(1, len(reveals) + 1):
+        try:
+            record(header, reveals[:number]).play()
+        except _DAMAGED_TEXT as bad:
+            detail = one_line(str(bad)).removeprefix(f"round {number}: ")
+            return f"round {number} is damaged: {detail}"
+    return f"it cannot be replayed: {one_line(str(err))}"
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -1,9 +1,10 @@
 """Reading the journal's history: the list of games, a game's rounds, its pictures.
 
 What `companion history` prints comes from here, through any open `JournalFile`:
-one opened only to read, or the game loop's own writer. The lists show the scores
-as they were confirmed (or last corrected), with a mark on corrected rounds;
-`export` replays the game through the rules engine.
+one opened only to read, or the game loop's own writer. Like `load`, every list
+replays the games through the rules engine and shows the scores the rules give,
+never the stored ones: a round changed behind the journal's back cannot show its old
+totals, and a game that does not replay is listed by what is damaged in it.
 """
 
 import json
@@ -12,10 +13,16 @@ from types import MappingProxyType
 
 from companion.errors import JournalError
 from companion.gamefile import game_document
-from companion.journal.documents import int_mapping, reasons_mapping
-from companion.journal.file import JournalFile
-from companion.journal.records import GameStatus, GameSummary, RoundImages, RoundSummary
-from companion.rules import Game
+from companion.journal.faults import corrupt, one_line
+from companion.journal.file import SQLITE_INTEGERS, JournalFile
+from companion.journal.records import (
+    DamagedGame,
+    GameStatus,
+    GameSummary,
+    RoundImages,
+    RoundSummary,
+    StoredGame,
+)
 from companion.wording import rounds_played
 
 
@@ -26,42 +33,24 @@ class History:
         self.file = file
         """The journal read: the game loop's writer, or a file opened only to read."""
 
-    def games(self) -> tuple[GameSummary, ...]:
-        """Every stored game, newest first."""
+    def games(self) -> tuple[GameSummary | DamagedGame, ...]:
+        """Every stored game, newest first, replayed; those that do not replay as damage."""
         with self.file.transaction("listing the games") as conn:
-            rows = conn.execute(
-                "SELECT g.id, g.started_at, g.header, g.status, "
-                "(SELECT count(*) FROM rounds r WHERE r.game_id = g.id), "
-                "(SELECT r.totals FROM rounds r WHERE r.game_id = g.id "
-                " ORDER BY r.number DESC LIMIT 1) "
-                "FROM games g ORDER BY g.id DESC"
-            ).fetchall()
-        summaries = []
-        for game_id, started_at, header, status, count, totals_text in rows:
-            start = self.file.replay(game_id, header, ())
-            totals = int_mapping(totals_text) if totals_text else dict(start.totals)
-            finished = GameStatus(status) is GameStatus.FINISHED
-            best = max(totals.values())
-            summaries.append(
-                GameSummary(
-                    id=game_id,
-                    ruleset=start.ruleset.name,
-                    players=start.seating.players,
-                    rounds=count,
-                    status=GameStatus(status),
-                    started_at=datetime.fromisoformat(started_at),
-                    totals=MappingProxyType(totals),
-                    winners=tuple(s for s, t in totals.items() if t == best) if finished else (),
-                )
-            )
-        return tuple(summaries)
+            ids = [game_id for (game_id,) in conn.execute("SELECT id FROM games ORDER BY id DESC")]
+            return tuple(_summary(self.file.examined(conn, game_id), game_id) for game_id in ids)
+
+    def game(self, game_id: int) -> GameSummary | DamagedGame:
+        """One game's line of the list; `UnknownGameError` if there is none."""
+        with self.file.transaction(f"reading game {game_id}") as conn:
+            return _summary(self.file.examined(conn, game_id), game_id)
 
     def rounds(self, game_id: int) -> tuple[RoundSummary, ...]:
-        """The stored rounds of a game as they were confirmed or last corrected, oldest first."""
+        """The rounds of a game scored as the rules score them now, oldest first, with
+        when each was confirmed; `JournalCorruptError` naming the round that does not replay."""
         with self.file.transaction(f"listing the rounds of game {game_id}") as conn:
-            row = self.file.game_row(conn, game_id)
+            stored = self.file.stored(conn, game_id)
             rows = conn.execute(
-                "SELECT r.number, r.deltas, r.reasons, r.totals, r.committed_at, "
+                "SELECT r.number, r.committed_at, "
                 "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
                 "EXISTS (SELECT 1 FROM corrections c "
                 "        WHERE c.game_id = r.game_id AND c.number = r.number) "
@@ -70,17 +59,21 @@ class History:
                 "WHERE r.game_id = ? ORDER BY r.number",
                 (game_id,),
             ).fetchall()
-        start = self.file.replay(game_id, row.header, ())
-        return tuple(_round_summary(start, *columns) for columns in rows)
+            try:
+                return tuple(_round_summary(stored, *columns) for columns in rows)
+            except ValueError as err:
+                raise corrupt(
+                    self.file.path,
+                    f"game {game_id}: a round's time is damaged: {one_line(str(err))}",
+                ) from err
 
     def images(self, game_id: int, number: int) -> RoundImages:
         """The frame and overlay kept with a round (None for those not kept)."""
         with self.file.transaction(
             f"reading the pictures of round {number} of game {game_id}"
         ) as conn:
-            self.file.game_row(conn, game_id)
-            count = len(self.file.reveal_texts(conn, game_id))
-            if not 1 <= number <= count:
+            count = len(self.file.stored(conn, game_id).game.played)
+            if not 1 <= number <= count or number not in SQLITE_INTEGERS:
                 raise JournalError(
                     f"{self.file.path}: game {game_id} has no round {number} "
                     f"(it has {rounds_played(count)})"
@@ -96,23 +89,42 @@ class History:
         return json.dumps(game_document(self.file.load(game_id).game), ensure_ascii=False)
 
 
+def _summary(found: StoredGame | str, game_id: int) -> GameSummary | DamagedGame:
+    """A game's line of the list from its replay, or what is damaged in it."""
+    if isinstance(found, str):
+        return DamagedGame(id=game_id, damage=found)
+    game = found.game
+    totals = dict(game.totals)
+    best = max(totals.values())
+    finished = found.status is GameStatus.FINISHED
+    return GameSummary(
+        id=found.id,
+        ruleset=game.ruleset.name,
+        players=game.seating.players,
+        rounds=len(game.played),
+        status=found.status,
+        started_at=found.started_at,
+        totals=MappingProxyType(totals),
+        winners=tuple(s for s, t in totals.items() if t == best) if finished else (),
+    )
+
+
 def _round_summary(
-    start: Game,
+    stored: StoredGame,
     number: int,
-    deltas: str,
-    reasons: str,
-    totals: str,
     committed_at: str,
     has_frame: int,
     has_overlay: int,
     corrected: int,
 ) -> RoundSummary:
+    game = stored.game
+    played = game.played[number - 1]
     return RoundSummary(
         number=number,
-        storyteller=start.seating.storyteller(start.first_storyteller, number),
-        deltas=MappingProxyType(int_mapping(deltas)),
-        reasons=MappingProxyType(reasons_mapping(reasons)),
-        totals=MappingProxyType(int_mapping(totals)),
+        storyteller=game.seating.storyteller(game.first_storyteller, number),
+        deltas=MappingProxyType(dict(played.score.deltas)),
+        reasons=MappingProxyType(dict(played.score.reasons)),
+        totals=MappingProxyType(dict(played.totals)),
         committed_at=datetime.fromisoformat(committed_at),
         has_frame=bool(has_frame),
         has_overlay=bool(has_overlay),

@@ -37,7 +37,7 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class GameSummary:
-    """One line of the list of games, from the stored totals."""
+    """One line of the list of games, from the game replayed through the rules."""
 
     id: int
     """The game's number in the journal."""
@@ -58,8 +58,19 @@ class GameSummary:
 
 
 @dataclass(frozen=True)
+class DamagedGame:
+    """The line of the list of games for a game that does not replay: it is named with
+    what is damaged, never shown with totals as if it were sound."""
+
+    id: int
+    """The game's number in the journal."""
+    damage: str
+    """What is damaged, as said to a person: "round 4 is damaged: …"."""
+
+
+@dataclass(frozen=True)
 class RoundSummary:
-    """One stored round as it was confirmed (or last corrected)."""
+    """One stored round, scored as the rules score its stored reveal."""
 
     number: int
     """1 for the first round."""

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from companion.errors import JournalCorruptError
+from companion.errors import JournalCorruptError, NotAJournalError
 
 STATUSES = ("playing", "finished", "abandoned")
 """The values of `games.status`."""
@@ -100,24 +100,46 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
     _check_tables(conn, path)
 
 
+def check(conn: sqlite3.Connection, path: Path) -> None:
+    """Check the tables of a journal opened only to read: nothing is created or migrated,
+    and an empty database is refused rather than made a journal."""
+    version = _version(conn)
+    if version == 0:
+        raise NotAJournalError(not_a_journal(path, "an empty database"))
+    _check_version(conn, path, version)
+    _check_tables(conn, path)
+
+
+def refuse_foreign(conn: sqlite3.Connection, path: Path, *, reading: bool = False) -> None:
+    """Refuse, before anything is written to it, a database with another program's tables
+    or a newer companion's journal: neither is ours to change or to move aside."""
+    _check_version(conn, path, _version(conn), reading=reading)
+
+
+def not_a_journal(path: Path, what: str, *, reading: bool = True) -> str:
+    """The message refusing a file that is not a journal."""
+    advice = "" if reading else "; give another journal path"
+    return f"{path} is not a companion journal ({what}){advice}"
+
+
 def _version(conn: sqlite3.Connection) -> int:
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     return version
 
 
-def _check_version(conn: sqlite3.Connection, path: Path, version: int) -> None:
+def _check_version(
+    conn: sqlite3.Connection, path: Path, version: int, *, reading: bool = False
+) -> None:
     if version > SCHEMA_VERSION:
-        raise JournalCorruptError(
+        raise NotAJournalError(
             f"{path}: this journal was written by a newer companion (schema {version}; "
             f"this one reads up to {SCHEMA_VERSION}); update the companion to open it"
         )
     if version == 0:
         foreign = sorted(_columns(conn))
         if foreign:
-            raise JournalCorruptError(
-                f"{path}: not a journal but another SQLite database "
-                f"(tables {', '.join(foreign)}); give another journal path"
-            )
+            what = f"another program's database (tables {', '.join(foreign)})"
+            raise NotAJournalError(not_a_journal(path, what, reading=reading))
 
 
 def _check_tables(conn: sqlite3.Connection, path: Path) -> None:

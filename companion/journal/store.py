@@ -3,7 +3,9 @@
 The café must never lose a game, so every public write is exactly one `BEGIN
 IMMEDIATE` … `COMMIT` on a file kept in WAL mode with `synchronous=FULL` (see
 `file`): a round, its scores and its pictures go in together or not at all, whenever
-the power goes or the process is killed.
+the power goes or the process is killed. A journal has one writer at a time (see
+`lock`): a second companion on the same file is refused instead of abandoning the
+first one's game.
 
 Scores are stored to explain a round as it was confirmed, never to be believed:
 `load` replays the stored reveals through the rules engine, and a correction is the
@@ -27,7 +29,8 @@ from companion.errors import (
     SeatingError,
 )
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
-from companion.journal.file import GameRow, JournalFile
+from companion.journal.file import GameRow, JournalFile, make_room, open_writer
+from companion.journal.lock import WriterLock
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
 from companion.journal.recovery import move_aside, recovery_message, salvage
 from companion.rules import Game, Reveal
@@ -46,16 +49,40 @@ class Journal(JournalFile):
     """The SQLite journal of games: open it, write rounds as they are confirmed, resume."""
 
     def __init__(
-        self, path: str | PathLike[str], *, create: bool = True, clock: Clock = utc_now
+        self,
+        path: str | PathLike[str],
+        *,
+        create: bool = True,
+        clock: Clock = utc_now,
+        lock: WriterLock | None = None,
     ) -> None:
-        """Open the journal at `path`, creating it (and its folders) unless `create` is False.
+        """Open the journal at `path` to write, creating it (and its folders) unless
+        `create` is False, and hold its writer lock until `close`.
 
-        Raises `JournalCorruptError` for a damaged file or one that is not a journal,
-        `UnwritableFileError` where no journal can be written, and
+        `lock` is the lock already taken on `path` (by `open_or_recover`, which holds it
+        through a recovery); the journal then owns it once opened. Raises
+        `JournalInUseError` while another process writes the journal,
+        `JournalCorruptError` for a damaged file, `NotAJournalError` for one that is not
+        a journal, `UnwritableFileError` where no journal can be written, and
         `UnreadableFileError` for a missing file when `create` is False.
         """
         self._clock = clock
-        super().__init__(path, create=create)
+        make_room(Path(path), create)
+        self._lock = WriterLock(Path(path)) if lock is None else lock
+        try:
+            super().__init__(path)
+        except BaseException:
+            if lock is None:
+                self._lock.close()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        return open_writer(self.path)
+
+    def close(self) -> None:
+        """Close the file and let go of the writer lock; closing again does nothing."""
+        super().close()
+        self._lock.close()
 
     @classmethod
     def open_or_recover(
@@ -71,24 +98,43 @@ class Journal(JournalFile):
         (`UnwritableFileError`) or SQLite cannot run there (`JournalError`).
         """
         path = Path(path)
+        make_room(path, create=True)
+        lock = WriterLock(path)
         try:
-            journal = cls(path, clock=clock)
-        except JournalCorruptError:
-            pass
-        else:
-            try:
-                journal.resume()
-            except JournalError:  # damage SQLite's check cannot see: a round's text
-                journal.close()
-            else:
-                return journal, None
-        aside = move_aside(path, clock())
-        journal = cls(path, clock=clock)
+            journal, aside = cls._opened_or_moved_aside(path, clock, lock)
+        except BaseException:
+            lock.close()
+            raise
+        if aside is None:
+            return journal, None
         try:
             saved = journal.restore(salvage(aside))
         except CompanionError as err:
             return journal, recovery_message(path, aside, None, err)
         return journal, recovery_message(path, aside, saved)
+
+    @classmethod
+    def _opened_or_moved_aside(
+        cls, path: Path, clock: Clock, lock: WriterLock
+    ) -> tuple["Journal", Path | None]:
+        """The journal opened, or a fresh one after moving the damaged file aside (and
+        where it went), all under one writer lock so no other companion opens it between."""
+        try:
+            journal = cls(path, clock=clock, lock=lock)
+        except JournalCorruptError:
+            pass
+        else:
+            try:
+                journal.resume()
+            except JournalCorruptError:  # damage SQLite's check cannot see: a round's text
+                JournalFile.close(journal)  # the file only: the lock is kept for the recovery
+            except BaseException:
+                journal.close()
+                raise
+            else:
+                return journal, None
+        aside = move_aside(path, clock())
+        return cls(path, clock=clock, lock=lock), aside
 
     def start_game(self, game: Game, colours: Mapping[str, str]) -> int:
         """Store a new game (no rounds yet) and return its number.

@@ -33,6 +33,15 @@ SHIPPED_LAYOUTS: Traversable = resources.files("companion.kit") / "boards"
 DEFAULT_TOKEN_SIZE_MM = 24.0
 """Printed size of vote dial, owner token and trap tags, quiet zone included."""
 
+BOARD_MM = (100.0, 2000.0)
+"""Smallest and largest board side: a board narrower than 100 mm holds no card (a
+Dixit card is 80 x 120 mm), and no café table is wider than 2 m; anything outside is
+a typo or a unit mistake, and would print a page no printer or PDF reader takes."""
+TAG_MM = (10.0, 100.0)
+"""Smallest and largest printed tag, quiet zone included: below 10 mm a QR module is
+under half a millimetre, which no camera above a table reads; above 100 mm a token
+covers the card it lies on."""
+
 Point = tuple[float, float]
 """A position: x, y (board millimetres here; frame pixels in the vision records)."""
 Rect = tuple[float, float, float, float]
@@ -188,8 +197,8 @@ def _check(layout: Layout, source: str) -> None:
         return LayoutError(f"layout {source}: {message}")
 
     width, height = layout.board_mm
-    if width <= 0 or height <= 0:
-        raise fail("board_mm must be positive")
+    if not (BOARD_MM[0] <= width <= BOARD_MM[1] and BOARD_MM[0] <= height <= BOARD_MM[1]):
+        raise fail(f"board_mm must be {BOARD_MM[0]:g} to {BOARD_MM[1]:g} mm each way")
     if sorted(c.corner for c in layout.corners) != list(range(1, CORNERS + 1)):
         raise fail(f"needs exactly the corners 1 to {CORNERS}, once each")
     numbers = [s.slot for s in layout.slots]
@@ -199,27 +208,36 @@ def _check(layout: Layout, source: str) -> None:
         or not set(numbers) <= set(range(1, SLOTS + 1))
     ):
         raise fail(f"slots must be distinct numbers from 1 to {SLOTS}")
-    if layout.token_size_mm <= 0:
-        raise fail("token_size_mm must be positive")
+    sizes = f"must be {TAG_MM[0]:g} to {TAG_MM[1]:g} mm"
+    if not _tag_size(layout.token_size_mm):
+        raise fail(f"token_size_mm {sizes}")
 
     def inside(point: Point, size: float) -> bool:
         half = size / 2
         return half <= point[0] <= width - half and half <= point[1] <= height - half
 
     for corner in layout.corners:
-        if corner.size_mm <= 0 or not inside(corner.center_mm, corner.size_mm):
-            raise fail(f"corner {corner.corner} must be a positive size and lie on the board")
+        if not _tag_size(corner.size_mm):
+            raise fail(f"corner {corner.corner}: size_mm {sizes}")
+        if not inside(corner.center_mm, corner.size_mm):
+            raise fail(f"corner {corner.corner} must lie on the board")
     for spec in layout.slots:
         x0, y0, x1, y1 = spec.card_mm
         if not (0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height):
             raise fail(f"slot {spec.slot}: card_mm must be a rectangle on the board")
-        if spec.tag_size_mm <= 0 or not inside(spec.tag_center_mm, spec.tag_size_mm):
-            raise fail(f"slot {spec.slot}: the tag must be a positive size and lie on the board")
+        if not _tag_size(spec.tag_size_mm):
+            raise fail(f"slot {spec.slot}: tag_size_mm {sizes}")
+        if not inside(spec.tag_center_mm, spec.tag_size_mm):
+            raise fail(f"slot {spec.slot}: the tag must lie on the board")
         for other in layout.slots:
             if other.holds(spec.tag_center_mm):
                 raise fail(f"slot {spec.slot}: the tag lies in the card area of slot {other.slot}")
             if other.slot > spec.slot and _overlap(spec.card_mm, other.card_mm):
                 raise fail(f"slots {spec.slot} and {other.slot}: card areas overlap")
+
+
+def _tag_size(size: float) -> bool:
+    return TAG_MM[0] <= size <= TAG_MM[1]
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

@@ -22,7 +22,7 @@ from companion.errors import (
 from companion.rules.round import Reveal, Round, RoundScore
 from companion.rules.rulesets import Ruleset
 from companion.rules.seating import Seating
-from companion.wording import round_span, rounds_played
+from companion.wording import figures, round_span, rounds_played
 
 
 class Termination(enum.Enum):
@@ -92,8 +92,9 @@ class Game:
         dealt = n * self.ruleset.hand_size(n)
         if self.ruleset.deck < dealt:
             raise InvalidOptionError(
-                f"{self.ruleset.name}: a deck of {self.ruleset.deck} cards cannot deal "
-                f"{self.ruleset.hand_size(n)} cards to each of {n} players"
+                f"{self.ruleset.name}: a deck of {figures(self.ruleset.deck, 'card')} cannot "
+                f"deal {figures(self.ruleset.hand_size(n), 'card')} to each of "
+                f"{figures(n, 'player')}"
             )
 
     @classmethod

@@ -8,6 +8,7 @@ Teams are the two players sitting opposite each other: seats i and i + n/2.
 from dataclasses import dataclass
 
 from companion.errors import SeatingError
+from companion.names import name_fault, same_name
 
 TEAM_JOINER = "+"
 """Joins the two members' names into a team name, lower seat first: "red+pink"."""
@@ -22,10 +23,11 @@ class Seating:
 
     def __post_init__(self) -> None:
         for seat, name in enumerate(self.players, start=1):
-            if not isinstance(name, str) or not name.strip():
-                raise SeatingError(f"seat {seat}: a player needs a non-empty name")
-            if name != name.strip():
-                raise SeatingError(f"player {name!r}: name has leading or trailing spaces")
+            if not isinstance(name, str):
+                raise SeatingError(f"seat {seat}: a player's name is text, not {name!r}")
+            fault = name_fault(name)
+            if fault is not None:
+                raise SeatingError(f"seat {seat}: player name {name!r} {fault}")
             if TEAM_JOINER in name:
                 raise SeatingError(
                     f"player {name!r}: names may not contain {TEAM_JOINER!r}, "
@@ -33,9 +35,9 @@ class Seating:
                 )
         seen: set[str] = set()
         for name in self.players:
-            if name in seen:
+            if same_name(name) in seen:
                 raise SeatingError(f"player {name!r} is seated twice")
-            seen.add(name)
+            seen.add(same_name(name))
 
     def __len__(self) -> int:
         return len(self.players)

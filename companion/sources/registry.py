@@ -45,25 +45,39 @@ def _open_picamera(argument: str, profile_file: Path | None) -> FrameSource:
     return Picamera2Source(parse_size(argument) if argument else None, profile_file=profile_file)
 
 
-def _open_camera(argument: str, _profile: Path | None) -> FrameSource:
+def _camera_argument(argument: str) -> tuple[int, tuple[int, int] | None]:
+    """The device number and frame size of "camera:INDEX[:WIDTHxHEIGHT]"."""
     index, _, size = argument.partition(":")
     if not index.strip().isdecimal():
         raise SettingError(
             f"camera:{argument}: the camera is a device number, such as camera:0 for /dev/video0"
         )
-    return OpenCVSource(int(index), parse_size(size) if size else None)
+    return int(index), parse_size(size) if size else None
+
+
+def _open_camera(argument: str, _profile: Path | None) -> FrameSource:
+    return OpenCVSource(*_camera_argument(argument))
+
+
+_NAMED = {
+    "video": "video: name the video file, such as video:table.mp4",
+    "folder": "folder: name the folder of images, such as folder:frames/",
+}
+"""What the kinds that name a file say when the name is missing."""
+
+
+def _named(scheme: str, argument: str) -> str:
+    if not argument:
+        raise SettingError(_NAMED[scheme])
+    return argument
 
 
 def _open_video(argument: str, _profile: Path | None) -> FrameSource:
-    if not argument:
-        raise SettingError("video: name the video file, such as video:table.mp4")
-    return OpenCVSource(argument)
+    return OpenCVSource(_named("video", argument))
 
 
 def _open_folder(argument: str, _profile: Path | None) -> FrameSource:
-    if not argument:
-        raise SettingError("folder: name the folder of images, such as folder:frames/")
-    return FolderSource(argument)
+    return FolderSource(_named("folder", argument))
 
 
 SOURCE_KINDS: tuple[SourceKind, ...] = (
@@ -83,15 +97,37 @@ def scheme_of(spec: str) -> str:
     return spec.partition(":")[0].strip().lower()
 
 
+NO_SOURCE = "none"
+"""The `--source` that means no camera: the game is entered by hand."""
+
+
+def check_source(spec: str) -> None:
+    """Refuse a `--source` text that names no known kind, or names one wrongly
+    ("camera:x"), before anything is opened; `NO_SOURCE` is allowed."""
+    if scheme_of(spec) == NO_SOURCE and not spec.partition(":")[2]:
+        return
+    kind = _kind_of(spec)
+    argument = spec.partition(":")[2]
+    if kind.scheme == "picamera" and argument:
+        parse_size(argument)
+    elif kind.scheme == "camera":
+        _camera_argument(argument)
+    elif kind.scheme in _NAMED:
+        _named(kind.scheme, argument)
+
+
+def _kind_of(spec: str) -> SourceKind:
+    kind = next((k for k in SOURCE_KINDS if k.scheme == scheme_of(spec)), None)
+    if kind is None:
+        raise UnknownSourceError(
+            f"--source {spec}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
+        )
+    return kind
+
+
 def open_source(spec: str, profile_file: Path | None = None) -> FrameSource:
     """Open the source that `spec` names; `UnknownSourceError` lists the forms known.
 
     `profile_file` keeps the exposure, white balance and focus a camera module is held
     at (read if it exists, written once the camera has settled)."""
-    argument = spec.partition(":")[2]
-    kind = next((k for k in SOURCE_KINDS if k.scheme == scheme_of(spec)), None)
-    if kind is None:
-        raise UnknownSourceError(
-            f"{spec!r} is not a frame source: use one of {', '.join(SOURCE_FORMS)}"
-        )
-    return kind.open(argument, profile_file)
+    return _kind_of(spec).open(spec.partition(":")[2], profile_file)

@@ -16,6 +16,7 @@ from companion.kit.tags import MODULES, KitTag, Role, parse_tag
 from companion.vision.board import BoardFit
 from companion.vision.records import (
     Detection,
+    Duplicate,
     Point,
     SlotContents,
     TableObservation,
@@ -49,6 +50,8 @@ class Classified:
     """Vote dials, owner tokens and the trap dial of this kit."""
     foreign: tuple[str, ...]
     """Texts that are not tags of this kit, sorted, once each."""
+    copies: tuple[KitDetection, ...] = ()
+    """Further copies of tokens, seen at other places than those in `tokens`."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +67,11 @@ class PlacedToken:
 
 
 def classify(detections: Iterable[Detection], kit: str) -> Classified:
-    """Sort codes by what they are; a tag seen twice counts once."""
+    """Sort codes by what they are; a tag seen twice at one place (by the main pass and
+    a second look) counts once, a token seen at another place is a copy."""
     anchors: dict[str, KitDetection] = {}
     tokens: dict[str, KitDetection] = {}
+    copies: list[KitDetection] = []
     foreign: set[str] = set()
     for detection in detections:
         try:
@@ -77,10 +82,31 @@ def classify(detections: Iterable[Detection], kit: str) -> Classified:
         if tag.kit != kit:
             foreign.add(detection.text)
         elif tag.is_token:
-            tokens.setdefault(detection.text, KitDetection(tag, detection))
+            seen = KitDetection(tag, detection)
+            first = tokens.setdefault(detection.text, seen)
+            if not any(_same_place(d, detection) for d in (first, *copies) if d.tag == tag):
+                copies.append(seen)
         else:
             anchors.setdefault(detection.text, KitDetection(tag, detection))
-    return Classified(tuple(anchors.values()), tuple(tokens.values()), tuple(sorted(foreign)))
+    return Classified(
+        tuple(anchors.values()), tuple(tokens.values()), tuple(sorted(foreign)), tuple(copies)
+    )
+
+
+def _same_place(seen: KitDetection, detection: Detection) -> bool:
+    """Whether two sightings of a tag overlap: the same printed tag, seen twice."""
+    (x0, y0), (x1, y1) = seen.detection.center_px, detection.center_px
+    reach = max(seen.detection.side_px, detection.side_px)
+    return (x1 - x0) ** 2 + (y1 - y0) ** 2 < reach**2
+
+
+def token_label(tag: KitTag, owner: str | None = None) -> str:
+    """A token as players call it: "the trap dial", "Ann's vote dial 1" (the colour
+    stands for the player when no `owner` is given)."""
+    if tag.role is Role.TRAP:
+        return "the trap dial"
+    kind = "vote dial" if tag.role is Role.VOTE else "owner token"
+    return f"{owner or tag.colour}'s {kind} {tag.index}"
 
 
 def kits_in(texts: Iterable[str]) -> Counter[str]:
@@ -101,14 +127,15 @@ def anchor_pairs(
     places = layout.anchors()
     pixels, board = [], []
     for anchor in anchors:
-        key = _anchor_key(anchor.tag)
+        key = anchor_key(anchor.tag)
         if key in places:
             pixels.append(anchor.detection.center_px)
             board.append(places[key])
     return pixels, board
 
 
-def _anchor_key(tag: KitTag) -> tuple[str, int]:
+def anchor_key(tag: KitTag) -> tuple[str, int]:
+    """How `Layout.anchors` names a corner or slot tag's place."""
     if tag.role is Role.CORNER:
         assert tag.corner is not None
         return ("corner", tag.corner)
@@ -134,8 +161,30 @@ def place(
     return placed, unplaced
 
 
+def set_apart_copies(
+    placed: Sequence[PlacedToken], unplaced: Sequence[Unplaced]
+) -> tuple[list[PlacedToken], list[Unplaced], tuple[Duplicate, ...]]:
+    """Take out every token seen at more than one place: which copy the player meant
+    cannot be told, so none of them counts; each becomes a `Duplicate` to report."""
+    where: dict[str, list[int]] = {}
+    for token in placed:
+        where.setdefault(token.tag.text, []).append(token.slot)
+    off = Counter(u.text for u in unplaced)
+    doubled = sorted(t for t in {*where, *off} if len(where.get(t, ())) + off[t] > 1)
+    duplicates = tuple(Duplicate(t, tuple(sorted(where.get(t, ()))), off[t]) for t in doubled)
+    return (
+        [t for t in placed if t.tag.text not in doubled],
+        [u for u in unplaced if u.text not in doubled],
+        duplicates,
+    )
+
+
 def observe(
-    placed: Iterable[PlacedToken], unplaced: Sequence[Unplaced], foreign: Sequence[str]
+    placed: Iterable[PlacedToken],
+    unplaced: Sequence[Unplaced],
+    foreign: Sequence[str],
+    duplicates: Sequence[Duplicate] = (),
+    wrong_board: str | None = None,
 ) -> TableObservation:
     """Group placed tokens by slot into a table observation."""
     owners: dict[int, list[str]] = {}
@@ -159,4 +208,4 @@ def observe(
         )
         for slot in sorted(set(owners) | set(votes) | traps)
     }
-    return TableObservation(slots, tuple(unplaced), tuple(foreign))
+    return TableObservation(slots, tuple(unplaced), tuple(foreign), tuple(duplicates), wrong_board)

@@ -22,12 +22,14 @@ from companion.kit.tags import MODULES_ACROSS, KitTag, Role
 from companion.vision.assign import (
     Classified,
     PlacedToken,
+    anchor_key,
     anchor_pairs,
     classify,
     observe,
     place,
+    set_apart_copies,
 )
-from companion.vision.board import MIN_AGREEING, BoardFit, fit_board
+from companion.vision.board import MIN_AGREEING, MIN_ANCHORS, BoardFit, fit_board
 from companion.vision.calibration import MAX_RMS_ERROR_MM, Calibration
 from companion.vision.decode import Decoder, Gray
 from companion.vision.records import Detection, Point, TableObservation
@@ -130,9 +132,11 @@ class TableReader:
                 fit = self._refit(found)
         board, refitted = (fit, True) if fit is not None else (fallback, False)
 
-        placed, unplaced = place(found.tokens, board, self.layout)
+        placed, unplaced = place([*found.tokens, *found.copies], board, self.layout)
+        placed, unplaced, duplicates = set_apart_copies(placed, unplaced)
+        wrong_board = None if fit is not None else self._wrong_board(found)
         return FrameReading(
-            observation=observe(placed, unplaced, found.foreign),
+            observation=observe(placed, unplaced, found.foreign, duplicates, wrong_board),
             placed=tuple(placed),
             board=board,
             refitted=refitted,
@@ -158,6 +162,33 @@ class TableReader:
         if fit is None or fit.rms_error_mm > MAX_RMS_ERROR_MM or fit.agreeing < MIN_AGREEING:
             return None
         return fit
+
+    def _wrong_board(self, found: Classified) -> str | None:
+        """Why the corner and slot tags in view are not the calibrated board's, if
+        they are not: a tag the layout has no place for, or more than enough tags to
+        fit a board of which too few lie where the layout puts them (as `calibrate`
+        refuses such a frame, and reading it through the calibration's fit would put
+        tokens on the wrong slots). Too few tags (hands, tokens on top) say nothing."""
+        name = self.layout.name
+        places = self.layout.anchors()
+        strangers = sorted(a.tag.text for a in found.anchors if anchor_key(a.tag) not in places)
+        if strangers:
+            return (
+                f"the board in view is not the board of layout {name} this table was "
+                f"calibrated on: it has tags that layout has no place for ({', '.join(strangers)})"
+            )
+        pixels, board_mm = anchor_pairs(found.anchors, self.layout)
+        if len(pixels) <= MIN_ANCHORS:
+            return None
+        fit = fit_board(pixels, board_mm)
+        agreeing = 0 if fit is None else fit.anchors_used
+        if agreeing >= MIN_AGREEING * len(pixels):
+            return None
+        return (
+            f"the board in view is not the board of layout {name} this table was "
+            f"calibrated on: only {agreeing} of the {len(pixels)} corner and slot tags "
+            "in view lie where that layout puts them"
+        )
 
     def _fallback(self, size: tuple[int, int]) -> BoardFit:
         """The calibration's fit, rescaled to this frame size."""

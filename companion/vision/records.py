@@ -6,6 +6,7 @@ from types import MappingProxyType
 
 from companion.kit.layouts import Point as Point
 from companion.kit.tags import KitTag
+from companion.wording import slots as slots_worded
 
 Quad = tuple[Point, Point, Point, Point]
 
@@ -84,6 +85,31 @@ class Unplaced:
 
 
 @dataclass(frozen=True)
+class Duplicate:
+    """A kit token seen at two places or more in one frame: a copy (a photocopied
+    dial, say) is on the table, and which one the player meant cannot be told, so
+    neither counts."""
+
+    text: str
+    """The tag's text."""
+    slots: tuple[int, ...] = ()
+    """The slots holding a copy, in order (a slot twice when two copies lie on it)."""
+    off_cards: int = 0
+    """How many copies lie outside every card area."""
+
+    def worded(self, name: str) -> str:
+        """The problem in words, the token called `name` ("Ann's vote dial 1")."""
+        copies = len(self.slots) + self.off_cards
+        places = [slots_worded(self.slots)] if self.slots else []
+        if self.off_cards:
+            places.append(
+                "off the cards" if self.off_cards == 1 else f"{self.off_cards} off the cards"
+            )
+        times = "twice" if copies == 2 else f"{copies} times"
+        return f"{name} is on the table {times} ({' and '.join(places)})"
+
+
+@dataclass(frozen=True)
 class TableObservation:
     """What one frame (or the stabiliser, over several) says lies on the table."""
 
@@ -93,6 +119,11 @@ class TableObservation:
     """Kit tokens outside every card area."""
     foreign: tuple[str, ...] = ()
     """Texts of QR codes that are not tags of this kit (other kits included)."""
+    duplicates: tuple[Duplicate, ...] = ()
+    """Kit tokens seen at more than one place; none of their copies is in `slots`."""
+    wrong_board: str | None = None
+    """Why the board in view is not the calibrated one, when it is not: its corner and
+    slot tags are not where the calibration's layout puts them."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "slots", MappingProxyType(dict(sorted(self.slots.items()))))

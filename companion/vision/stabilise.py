@@ -26,7 +26,8 @@ class Settled:
     """The stabiliser's view after a frame."""
 
     observation: TableObservation
-    """The settled tokens by slot, with the latest frame's unplaced and foreign codes."""
+    """The settled tokens by slot, with the latest frame's unplaced tokens, foreign
+    codes, copies of tokens and word on the board."""
     steady: bool
     """True when no token is still settling: the table has held still."""
     pending: tuple[str, ...]
@@ -78,7 +79,13 @@ class Stabiliser:
         pending = [t for t in self._tracks.values() if t.seen_in_slot < self.settle_frames]
         hidden = [t for t in settled if t.last_seen != now]
         return Settled(
-            observation=observe([t.token for t in settled], latest.unplaced, latest.foreign),
+            observation=observe(
+                [t.token for t in settled],
+                latest.unplaced,
+                latest.foreign,
+                latest.duplicates,
+                latest.wrong_board,
+            ),
             steady=not pending,
             pending=tuple(sorted(t.token.tag.text for t in pending)),
             hidden=tuple(sorted(t.token.tag.text for t in hidden)),

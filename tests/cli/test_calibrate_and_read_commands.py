@@ -167,7 +167,7 @@ def test_calibrate_and_read_refuse_missing_or_unreadable_images(
     )
     assert (status, out, err) == (2, "", f"companion calibrate: {path}: {message}\n")
     status, out, err = run(["read", "--calibration", str(calibration_file), str(path)], capsys)
-    assert (status, out, err) == (2, "", f"companion read: {path}: {path}: {message}\n")
+    assert (status, out, err) == (2, "", f"companion read: {path}: {message}\n")
 
 
 def test_read_prints_slots_unplaced_and_foreign(

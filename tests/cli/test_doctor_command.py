@@ -18,8 +18,12 @@ def table(tmp_path: Path) -> list[str]:
     source = folder_of(tmp_path / "frames", board_image())
     calibration = calibration_file(tmp_path / "state")
     journal = tmp_path / "state" / "journal.sqlite"
+    options = tmp_path / "dixit-companion"
+    options.write_text('COMPANION_PLAY_OPTIONS="--players 4"\n', encoding="utf-8")
     return [
         "doctor",
+        "--options-file",
+        str(options),
         "--source",
         source,
         "--calibration",

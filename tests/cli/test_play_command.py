@@ -1,45 +1,30 @@
 """`companion play`: starting, stopping as a service is stopped, resuming, bad options."""
 
-import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
-import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import pygame
 import pytest
 
 from companion.app.camera import Failed
+from companion.app.config_error import draw_config_error
 from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
+from companion.display.theme import BACKGROUND
 from companion.journal import Journal
 from companion.rules import Game, Reveal, find_ruleset
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
+from tests.service_ready import wait_until_ready
 from tests.vision.scenes import calibration
 
-READY_SECONDS = 30.0
-"""Longest wait for `companion play` to start and draw its first screen."""
-
 ROUND_1 = Reveal({1: "Ann", 2: "Ben", 3: "Cleo", 4: "Ben", 5: "Cleo"}, {"Ben": (1,), "Cleo": (1,)})
-
-
-def wait_until_ready(listener: socket.socket, child: subprocess.Popen[str]) -> None:
-    """Wait for the child's READY=1 on the notify socket, as systemd would: `play` says
-    it once its first screen is drawn, after its SIGTERM handler is installed."""
-    deadline = time.monotonic() + READY_SECONDS
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no READY=1 within {READY_SECONDS:.0f} s"
-        assert child.poll() is None, f"play ended before it was ready: {child.communicate()[1]}"
-        listener.settimeout(min(left, 1.0))
-        with contextlib.suppress(TimeoutError):
-            if listener.recv(256) == b"READY=1":
-                return
 
 
 def test_play_runs_until_stopped_and_exits_cleanly(tmp_path: Path) -> None:
@@ -162,3 +147,88 @@ def test_a_damaged_camera_profile_is_shown_and_retried_not_a_crash(
         assert isinstance(status, Failed)
         assert status.problem.startswith("camera not available: ")
         assert "calibration.camera.json" in status.problem
+
+
+@pytest.mark.parametrize("name", ["An\nn=red", "An\tn", "\u200b", " =red", "Re\u0301mi"])
+def test_a_bad_or_doubled_name_is_refused_before_the_journal_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    base = ["play", "--display", "headless", "--journal", str(journal), "--source", "none"]
+    assert main([*base, "--no-buttons", "--no-light", "--players", name, "Rémi", "Cleo"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("companion play: ") and error.count("\n") == 1
+    assert not journal.exists()
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--source", "picamra"], "--source picamra: use one of"),
+        (["--source", "camera:x"], "camera:x"),
+        (["--ruleset", ""], "ruleset"),
+        (["--buttons", "99,27,22"], "99 is not a GPIO number"),
+        (["--buttons=-1,27,22"], "-1 is not a GPIO number"),
+        (["--buttons", "17,17,22"], "both on GPIO17"),
+        (["--light", "5,5,13"], "both on GPIO5"),
+        (["--light", "17,6,13"], "both on GPIO17"),
+        (["--buttons", "10,27,22", "--strip", "ws2812:30"], "GPIO10"),
+        (["--strip", "ws2812:lots"], "LED strip"),
+        (["--auto-confirm", "-1"], "auto"),
+        (["--new-game"], "say who plays"),
+    ],
+)
+def test_a_bad_option_is_refused_before_anything_is_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    base = ["play", "--display", "headless", "--journal", str(journal)]
+    base += [] if "--source" in arguments else ["--source", "none"]
+    base += [] if "--new-game" in arguments else ["--players", "3"]
+    assert main([*base, *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("companion play: ") and message in error, error
+    assert error.count("\n") == 1
+    assert not journal.exists()
+
+
+def test_under_the_service_a_wrong_option_is_shown_until_the_service_is_stopped(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    notify = tmp_path / "notify"
+    command = [sys.executable, "-m", "companion", "play", "--display", "headless"]
+    command += ["--source", "none", "--ruleset", "odysey", "--players", "3"]
+    command += ["--journal", str(journal)]
+    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        child = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
+        )
+        try:
+            wait_until_ready(listener, child)
+            assert child.poll() is None, "the error screen stays up"
+            child.send_signal(signal.SIGTERM)
+            _, errors = child.communicate(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    assert child.returncode == 2
+    assert errors.startswith("companion play: ") and "odysey" in errors
+    assert errors.count("\n") == 1
+    assert not journal.exists()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_the_config_error_screen_fits_both_screens(tmp_path: Path, size: tuple[int, int]) -> None:
+    pygame.init()
+    surface = pygame.Surface(size)
+    message = "'odysey' is not a ruleset; choose classic, odyssey, party or teams"
+    draw_config_error(surface, message)
+    out = tmp_path / f"config-error-{size[0]}x{size[1]}.png"
+    pygame.image.save(surface, str(out))
+    assert out.stat().st_size > 0
+    assert surface.get_at((size[0] // 2, size[1] - 2))[:3] == BACKGROUND

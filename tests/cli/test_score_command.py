@@ -111,3 +111,13 @@ def test_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         capsys.readouterr().err
         == f"companion score: {tmp_path / 'nope.json'}: No such file or directory\n"
     )
+
+
+def test_a_file_starting_with_a_byte_order_mark_scores_as_without(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = GOLDEN / "rulebook-001-classic-six-players.json"
+    marked = tmp_path / "bom.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + game.read_bytes())
+    assert main(["score", str(marked)]) == 0
+    assert json.loads(capsys.readouterr().out) == expected(game)

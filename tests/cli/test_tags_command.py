@@ -82,13 +82,19 @@ def test_no_mat_unless_asked(tmp_path: Path) -> None:
         (["--kit", "TOOLONG1"], "kit id 'TOOLONG1' must be 2 to 6 capital letters or digits"),
         (["--players", "0"], "a kit has 1 to 12 player colours, not 0"),
         (["--players", "13"], "a kit has 1 to 12 player colours, not 13"),
-        (["--players", "three"], "--players must be a whole number, not 'three'"),
+        (
+            ["--players", "three"],
+            "--players must be a number of players in digits 0-9, not 'three'",
+        ),
         (
             ["--layout", "chess"],
             "unknown layout 'chess'; shipped layouts are classic-8, mat-a1-12, odyssey-12",
         ),
         (["--token-mm", "5"], "tags must be 10 to 150 mm across; red vote 1 would be 5 mm"),
-        (["--token-mm", "big"], "--token-mm must be a size in millimetres, not 'big'"),
+        (
+            ["--token-mm", "big"],
+            "--token-mm must be a size in millimetres in digits 0-9, not 'big'",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(

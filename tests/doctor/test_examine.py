@@ -20,6 +20,7 @@ def test_every_check_runs_once_in_the_order_a_cafe_owner_looks(tmp_path: Path) -
     findings = list(examine(table, quiet()))
     assert [f.check for f in findings] == list(CHECKS)
     assert [f.status for f in findings] == [
+        Status.SKIP,  # play options: not asked
         Status.OK,  # camera
         Status.OK,  # focus/exposure: does not apply to a folder
         Status.OK,  # calibration
@@ -75,5 +76,6 @@ def test_a_black_picture_fails_once_not_again_in_every_check_that_looks_at_it(
 def test_findings_come_one_at_a_time_as_each_check_ends(tmp_path: Path) -> None:
     table = settings(tmp_path, folder_of(tmp_path / "frames", board_image()))
     findings = examine(table, quiet())
+    assert next(findings).check == "play options"
     assert next(findings).check == "camera"
     findings.close()

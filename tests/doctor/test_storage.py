@@ -67,7 +67,7 @@ def test_a_round_that_no_longer_replays_is_damage_too(tmp_path: Path) -> None:
     spoil_party_round_5(path)
     finding, _ = journal_check(path)
     assert finding.status is Status.FAIL
-    assert "game 1 cannot be replayed from its stored rounds" in finding.detail
+    assert "game 1: round 5 is damaged: the trap is on slot 95" in finding.detail
 
 
 def test_an_empty_file_is_left_for_the_game_to_fill(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli.each import EXIT_BAD_INPUT
 from companion.display.screen import CONSOLE_DRIVERS, DISPLAY_MODES
 from companion.statedir import STATE_DIR_VARIABLE
 
@@ -151,3 +152,8 @@ def test_bad_options_are_refused_before_any_step(arguments: list[str], message: 
     assert result.returncode == 2
     assert message in result.stderr
     assert "would run" not in result.stdout
+
+
+def test_the_unit_does_not_restart_a_table_whose_options_are_wrong() -> None:
+    settings = unit_settings(unit_text())
+    assert settings["RestartPreventExitStatus"] == [str(EXIT_BAD_INPUT)]

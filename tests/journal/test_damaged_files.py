@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import JournalCorruptError, UnreadableFileError, UnwritableFileError
+from companion.errors import (
+    JournalCorruptError,
+    NotAJournalError,
+    UnreadableFileError,
+    UnwritableFileError,
+)
 from companion.gamefile import GameRecord
 from companion.journal import GameStatus, History, Journal, RoundImages
 from companion.journal.recovery import move_aside
@@ -156,7 +161,7 @@ def test_a_sound_journal_is_opened_as_it_is(tmp_path: Path) -> None:
     with journal:
         assert message is None
         assert len(History(journal).games()) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite", "journal.sqlite.lock"]
 
 
 def test_another_sqlite_database_is_not_taken_for_a_journal(tmp_path: Path) -> None:
@@ -165,10 +170,10 @@ def test_another_sqlite_database_is_not_taken_for_a_journal(tmp_path: Path) -> N
     conn.execute("CREATE TABLE recipes (name TEXT)")
     conn.commit()
     conn.close()
-    with pytest.raises(JournalCorruptError) as caught:
+    with pytest.raises(NotAJournalError) as caught:
         Journal(path)
     assert str(caught.value) == (
-        f"{path}: not a journal but another SQLite database (tables recipes); "
+        f"{path} is not a companion journal (another program's database (tables recipes)); "
         "give another journal path"
     )
 
@@ -179,8 +184,14 @@ def test_a_journal_from_a_newer_companion_is_not_written_to(tmp_path: Path) -> N
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    with pytest.raises(JournalCorruptError, match="written by a newer companion"):
+    with pytest.raises(NotAJournalError, match="written by a newer companion"):
         Journal(path)
+    with pytest.raises(NotAJournalError, match="written by a newer companion"):
+        Journal.open_or_recover(path)
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "journal.sqlite",
+        "journal.sqlite.lock",
+    ]
 
 
 def test_a_journal_with_a_table_missing_is_damaged(tmp_path: Path) -> None:

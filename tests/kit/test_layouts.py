@@ -51,7 +51,7 @@ def broken(**changes: object) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
-        (broken(board_mm=[0, 400]), "board_mm must be positive"),
+        (broken(board_mm=[0, 400]), "board_mm must be 100 to 2000 mm each way"),
         (broken(corners=[]), "needs exactly the corners 1 to 4, once each"),
         (broken(slots=[]), "slots must be distinct numbers from 1 to 12"),
         (broken(name=None), "expected a name, got None"),
@@ -99,3 +99,27 @@ def test_any_document_is_a_layout_or_a_layout_error(doc: object) -> None:
         parse_layout(doc, "fuzz")
     except LayoutError as err:
         assert str(err).startswith("layout fuzz: ")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"board_mm": [1e308, 508]}, "board_mm must be 100 to 2000 mm each way"),
+        ({"board_mm": [568, 50]}, "board_mm must be 100 to 2000 mm each way"),
+        ({"token_size_mm": 0.0001}, "token_size_mm must be 10 to 100 mm"),
+        ({"token_size_mm": 1e9}, "token_size_mm must be 10 to 100 mm"),
+    ],
+)
+def test_a_layout_of_no_physical_size_is_refused(change: dict[str, object], message: str) -> None:
+    doc = {**load_layout("classic-8").to_json(), **change}
+    with pytest.raises(LayoutError, match=f"^layout cafe: {message}"):
+        parse_layout(doc, "cafe")
+
+
+@pytest.mark.parametrize("field", ["corners", "slots"])
+def test_a_board_tag_of_no_physical_size_is_refused(field: str) -> None:
+    doc = load_layout("classic-8").to_json()
+    key = "size_mm" if field == "corners" else "tag_size_mm"
+    doc[field][0][key] = 0.0001
+    with pytest.raises(LayoutError, match="must be 10 to 100 mm"):
+        parse_layout(doc, "cafe")

@@ -12,7 +12,7 @@ from companion.errors import CameraUnavailableError, SettingError, UnknownSource
 from companion.sources import registry
 from companion.sources.folder import FolderSource
 from companion.sources.opencv import OpenCVSource
-from companion.sources.registry import SOURCE_FORMS, open_source, parse_size
+from companion.sources.registry import SOURCE_FORMS, check_source, open_source, parse_size
 
 
 def test_a_folder_is_named_by_its_path(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_an_unknown_kind_lists_the_known_forms() -> None:
     with pytest.raises(UnknownSourceError) as raised:
         open_source("webcam:0")
     message = str(raised.value)
-    assert message.startswith("'webcam:0' is not a frame source: use one of ")
+    assert message.startswith("--source webcam:0: use one of ")
     assert all(form in message for form in SOURCE_FORMS)
     assert isinstance(raised.value, ValueError)
 
@@ -131,3 +131,14 @@ def test_an_odd_size_for_the_camera_module_is_a_setting_error() -> None:
 def test_sizes_are_read_as_width_by_height() -> None:
     assert parse_size("640x480") == (640, 480)
     assert parse_size(" 4608X2592 ") == (4608, 2592)
+
+
+@pytest.mark.parametrize("spec", ["picamra", "camera:x", "picamera:big", "video", "folder:", ""])
+def test_a_wrong_source_is_refused_before_anything_is_opened(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"."):
+        check_source(spec)
+
+
+@pytest.mark.parametrize("spec", ["none", "picamera", "picamera:1280x720", "camera:0", "video:a"])
+def test_a_right_source_passes_the_check_without_being_opened(spec: str) -> None:
+    check_source(spec)
