@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from companion.errors import GameFileError
-from companion.names import name_fault, text_fault
+from companion.names import name_fault, repeated, text_fault
+from companion.numbers import in_digits, too_long
 from companion.rules import OPTION_NAMES, Game, Reveal, find_ruleset
 
 MAX_GAME_FILE_BYTES = 16 * 2**20
@@ -62,8 +63,13 @@ def read_game_text(stream: BinaryIO) -> str:
         raise GameFileError("not UTF-8 text, so not a game file") from None
 
 
-def parse_game(text: str) -> GameRecord:
-    """Parse a game file's text; raises `GameFileError` or a rules error."""
+def parse_game(text: str, *, stored: bool = False) -> GameRecord:
+    """Parse a game file's text; raises `GameFileError` or a rules error.
+
+    Players' names must follow the rule for names entering the companion
+    (`companion.names`), except in a game the journal `stored`: its names were let in
+    by the version that wrote it, and refusing them now would lose the game.
+    """
     if not text.strip():
         raise GameFileError("the file is empty")
     try:
@@ -88,7 +94,7 @@ def parse_game(text: str) -> GameRecord:
     ruleset = find_ruleset(_string(top["ruleset"], "ruleset"))
     options = _object(top.get("options", {}), "options")
     ruleset = ruleset.with_options({name: _option(value, name) for name, value in options.items()})
-    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players"))]
+    players = _players(top["players"], stored=stored)
     first = _string(top["first_storyteller"], "first_storyteller")
     start = Game.start(ruleset, players, first)
     rounds = _list(top["rounds"], "rounds")
@@ -168,12 +174,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _whole_number(digits: str) -> int:
-    try:
-        return int(digits)
-    except ValueError:  # longer than Python converts (4300 digits), rather than take seconds
-        raise GameFileError(
-            f"a number of {len(digits.lstrip('-'))} digits is far too long"
-        ) from None
+    """A JSON integer by the rule every whole number follows (`companion.numbers`):
+    json's own scanner may hand over non-ASCII digits where it is the Python one."""
+    if not in_digits(digits, signed=True):
+        raise GameFileError(f"{digits[:40]!r} is not a number in digits 0-9")
+    fault = too_long(digits)
+    if fault is not None:
+        raise GameFileError(fault)
+    return int(digits)
 
 
 def _no_constant(name: str) -> None:
@@ -217,13 +225,20 @@ def _text(value: str, what: str) -> str:
     return value
 
 
-def _player(value: object, what: str) -> str:
-    """A player's name, by the rule every entry point shares (`companion.names`)."""
-    name = _string(value, what)
-    fault = name_fault(name)
-    if fault is not None:
-        raise GameFileError(f"{what}: player name {name!r} {fault}")
-    return name
+def _players(value: object, *, stored: bool) -> list[str]:
+    """The players' names, by the rule every entry point shares (`companion.names`)
+    unless the journal `stored` them."""
+    names = [_string(p, f"players[{i}]") for i, p in enumerate(_list(value, "players"))]
+    if stored:
+        return names
+    for i, name in enumerate(names):
+        fault = name_fault(name)
+        if fault is not None:
+            raise GameFileError(f"players[{i}]: player name {name!r} {fault}")
+    twice = repeated(names)
+    if twice:
+        raise GameFileError(f"players: {', '.join(map(repr, twice))} appears more than once")
+    return names
 
 
 def _integer(value: object, what: str) -> int:
@@ -239,10 +254,9 @@ def _option(value: object, name: str) -> int | None:
 def _slot_key(key: str, what: str) -> int:
     if not _SLOT_KEY.fullmatch(key):
         raise GameFileError(f"{what}: {key!r} is not a slot number (1, 2, ...)")
-    try:
-        return int(key)
-    except ValueError:  # longer than Python converts, as in `_whole_number`
-        raise GameFileError(f"{what}: a slot number of {len(key)} digits is far too long") from None
+    if too_long(key) is not None:  # the same limit as `_whole_number`
+        raise GameFileError(f"{what}: a slot number of {len(key)} digits is far too long")
+    return int(key)
 
 
 def _kind(value: object) -> str:

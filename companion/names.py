@@ -1,14 +1,20 @@
-"""The one rule for players' names, shared by every way a name enters the companion.
+"""The one rule for players' names, and for making any text one line of a message.
 
 A name is printed in one-line error messages, drawn on the screen, kept in the
 journal and read back through the game file's parser. A name that holds a line
-break or a tab, or that shows nothing at all, breaks each of these somewhere else
-(a journal that no longer reads back is taken for damaged), so it is refused where
-it enters: the command line, the rules engine's seating, a game file. A name is
-kept in NFC, so that "é" typed as one character or as "e" and an accent is one name.
+break or a tab, or that shows nothing at all, breaks each of these somewhere else,
+so it is refused where it enters: the command line (`Lineup`), a game file. The
+rules engine does not apply the rule, because it also replays games a journal
+stored before the rule existed, which must still read back. A name is kept in NFC,
+so that "é" typed as one character or as "e" and an accent is one name.
+
+Text that is not a name (a file name, a damaged row quoted in an error) cannot be
+refused, only shown: `one_line` escapes what the rule refuses, so every message the
+companion prints stays one line.
 """
 
 import unicodedata
+from collections.abc import Sequence
 
 from companion.errors import SeatingError
 
@@ -59,6 +65,15 @@ def player_name(text: str) -> str:
     return name
 
 
-def same_name(name: str) -> str:
-    """The form two names are compared in: names equal in NFC are one name."""
-    return unicodedata.normalize("NFC", name)
+def repeated(names: Sequence[str]) -> list[str]:
+    """The names given more than once, sorted; names equal in NFC are one name."""
+    same = [unicodedata.normalize("NFC", name) for name in names]
+    return sorted({name for name in same if same.count(name) > 1})
+
+
+def one_line(text: str) -> str:
+    """`text` with every character of `NOT_IN_TEXT` escaped as Python writes it (`\\n`,
+    `\\x1b`, `\\u2028`): one line that shows what it quotes and moves no cursor."""
+    return "".join(
+        repr(char)[1:-1] if unicodedata.category(char) in NOT_IN_TEXT else char for char in text
+    )

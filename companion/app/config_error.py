@@ -22,11 +22,8 @@ from companion.display import fonts
 from companion.display.screen import DisplayMode, Screen
 from companion.display.theme import BACKGROUND, MUTED, RED, TEXT, scale_for
 from companion.errors import CompanionError
+from companion.service_options import OPTIONS_FILE, OPTIONS_VARIABLE
 
-OPTIONS_FILE = "/etc/default/dixit-companion"
-"""The file the service reads the table's options from (hardware/default-options)."""
-OPTIONS_VARIABLE = "COMPANION_PLAY_OPTIONS"
-"""The variable in `OPTIONS_FILE` that holds `companion play`'s options."""
 TITLE = "The table cannot start: one of its options is wrong"
 WAIT_SECONDS = 0.25
 """How often the screen looks for a stop, a key press, and feeds the watchdog."""
@@ -66,8 +63,9 @@ def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str
     """Show the error until the service is stopped (SIGTERM) or Q is pressed.
 
     If the screen itself cannot be opened, one line on stderr says so and this returns
-    at once: the unit's `RestartPreventExitStatus=2` then keeps systemd from restarting
-    a program that can only fail the same way."""
+    at once: `play` then exits with `EX_CONFIG`, which the unit's
+    `RestartPreventExitStatus=` keeps systemd from restarting, as a program that can
+    only fail the same way."""
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

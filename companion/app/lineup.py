@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from companion.colours import BY_NAME, COLOURS, RGB
 from companion.errors import SeatingError
-from companion.names import name_fault, player_name, same_name
+from companion.names import player_name
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,9 @@ class Lineup:
     """Each player's kit colour name, in the same order."""
 
     def __post_init__(self) -> None:
+        """Refuse a lineup the table cannot play. The rule for new names is `parse`'s,
+        where names enter: a lineup rebuilt from a stored game keeps the names an
+        older version let in, or that game could never go on."""
         if len(self.names) != len(self.colours):
             raise SeatingError(
                 f"{len(self.names)} players but {len(self.colours)} colours were given"
@@ -33,19 +36,16 @@ class Lineup:
                     f"{colour!r} is not a kit colour; the colours are "
                     f"{', '.join(c.name for c in COLOURS)}"
                 )
-        for name in self.names:
-            fault = name_fault(name)
-            if fault is not None:
-                raise SeatingError(f"player name {name!r} {fault}")
-        for seen in (tuple(map(same_name, self.names)), self.colours):
-            twice = sorted({x for x in seen if seen.count(x) > 1})
+        for given in (self.names, self.colours):
+            twice = sorted({x for x in given if given.count(x) > 1})
             if twice:
                 raise SeatingError(f"{', '.join(twice)} appears more than once in the lineup")
 
     @classmethod
     def parse(cls, entries: Sequence[str]) -> "Lineup":
-        """From "Ann=red" entries (or bare names, which take the next free colour); each
-        name is trimmed and put in NFC by the shared rule (`companion.names`)."""
+        """From "Ann=red" entries (or bare names, which take the next free colour): where
+        names enter from the command line, so each follows the shared rule
+        (`companion.names`), trimmed and in NFC, which makes names equal in NFC repeat."""
         names: list[str] = []
         colours: list[str | None] = []
         for entry in entries:

@@ -1,14 +1,17 @@
 """The `companion` command: one subcommand per module, each with `add_parser` and `run`.
 
 `main` owns what every command shares: argument errors in one line on stderr with exit
-status 2, and standard output. Output that cannot be written (a full disk, stdout
-closed, a reader that stopped reading: `companion score *.json | head -c 1`) is one
-line on stderr and exit status 2, never a traceback nor a result lost without a
-word; what is still buffered is then dropped, as Python's `signal` documentation
-advises for a broken pipe, so that nothing fails again at exit.
+status 2 (a `play` under its service also shows them on its screen), and standard
+output. Output that cannot be written (a full disk, stdout closed, a reader that
+stopped reading: `companion score *.json | head -c 1`) is one line on stderr and exit
+status 2, never a traceback nor a result lost without a word; it is found at the
+first write, so a command that writes only files runs with stdout closed. What is
+still buffered is then dropped, as Python's `signal` documentation advises for a
+broken pipe, so that nothing fails again at exit.
 """
 
 import argparse
+import errno
 import io
 import os
 import sys
@@ -25,12 +28,22 @@ READER_GONE = "the reader of the output stopped reading"
 """What a broken pipe says: the output is lost, by the reader's choice (a `head`)."""
 
 
+class _Refused(SystemExit):
+    """The parser's refusal, exit status 2, keeping what it said: a refused `play`
+    under the service shows it on the screen."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(EXIT_BAD_INPUT)
+        self.message = message
+        """What argparse said was wrong."""
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
         complain(f"{self.prog}: {message} (see {self.prog} --help)")
-        raise SystemExit(EXIT_BAD_INPUT)
+        raise _Refused(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,10 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    if sys.stdout is None:
-        return _unwritten(args.command, "standard output is closed")
-    output = _Output(sys.stdout)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(words)
+    except _Refused as refused:  # by play's parser, or by the top one ("unrecognized")
+        display = play.display_asked(words)
+        command = next((word for word in words if not word.startswith("-")), None)
+        if command != play.NAME or not play.under_service(display, os.environ):
+            raise
+        return play.refused_under_service(refused.message, display)
+    stdout = cast(TextIO, _ClosedOutput()) if sys.stdout is None else sys.stdout
+    output = _Output(stdout)
     sys.stdout = cast(TextIO, output)
     try:
         status: int = args.run(args)
@@ -111,6 +132,17 @@ class _Output(io.TextIOBase):
 
     def isatty(self) -> bool:
         return self.stream.isatty()
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process was started without one (`>&-`): a command
+    that writes only files runs as usual, one that prints fails at its first line."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 def _discard_output(stream: TextIO) -> None:

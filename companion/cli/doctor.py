@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.app.config_error import OPTIONS_VARIABLE
 from companion.cli.each import fail
 from companion.cli.parts import add_part_options, read_parts
 from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding
@@ -21,6 +20,7 @@ from companion.doctor.findings import EXIT_FAILED, TITLE, Finding
 from companion.doctor.settings import FRAMES
 from companion.errors import CompanionError
 from companion.journal import default_journal_path
+from companion.service_options import OPTIONS_VARIABLE
 from companion.sources.registry import SOURCE_FORMS, check_source
 from companion.statedir import default_calibration_path
 from companion.vision.decode import DECODERS, make_decoder
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     print(TITLE, flush=True)
     findings: list[Finding] = []
     try:
-        options = functools.partial(options_finding, args.options_file, settings.journal)
+        options = functools.partial(options_finding, args.options_file)
         for finding in examine(settings, Probes(say=_say, table_options=options)):
             print(finding_lines(finding), flush=True)
             findings.append(finding)

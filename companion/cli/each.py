@@ -6,11 +6,11 @@ stdout, and makes the exit status 2; the other inputs are still processed.
 
 import json
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.names import one_line
 
 EXIT_BAD_INPUT = 2
 """Exit status when any input was malformed, illegal or unreadable."""
@@ -52,15 +52,3 @@ def file_label(name: str) -> str:
     """A file name as a message shows it: as typed, or quoted and escaped (repr-style)
     when it holds a character that would break the line or hide where the name ends."""
     return repr(name) if one_line(name) != name else name
-
-
-def one_line(text: str) -> str:
-    """`text` with control characters, line and paragraph separators and lone
-    surrogates escaped as Python writes them (`\\n`, `\\x1b`, `\\u2028`)."""
-    return "".join(
-        repr(char)[1:-1] if unicodedata.category(char) in _BREAKS_LINE else char for char in text
-    )
-
-
-_BREAKS_LINE = frozenset({"Cc", "Cs", "Zl", "Zp"})
-"""Unicode categories that end, hide or cannot print in a line of a terminal or log."""

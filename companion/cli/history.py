@@ -14,6 +14,7 @@ over the journal or the files SQLite and the writer keep beside it.
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -164,13 +165,24 @@ def _picture(journal: History, game_id: int, kind: str, number: int, out: Path) 
             f"{journal.file.path}: round {number} of game {game_id} has no {kind} kept"
         )
     _write(out, data, f"the {kind}", journal.file.path)
-    print(f"wrote the {kind} of round {number} of game {game_id} to {out}")
+    note = sys.stderr if _is_standard_output(out) else sys.stdout  # keep the picture clean
+    print(f"wrote the {kind} of round {number} of game {game_id} to {out}", file=note)
 
 
 def _write(path: Path, data: bytes, what: str, journal: Path) -> None:
     """Write `data` whole or not at all: into a temporary file beside `path`, synced to
-    disk, then renamed over it, so a full disk or a power cut leaves the old file."""
+    disk, then renamed over it, so a full disk or a power cut leaves the old file. A
+    stream (`/dev/stdout`, a FIFO, a device) is written straight through: renaming a
+    file over it would not reach its reader, and would replace a device (`/dev/null`
+    run as root) by a regular file."""
     _refuse_journal_files(path, journal, what)
+    try:
+        stream = not stat.S_ISREG(path.stat().st_mode)
+    except OSError:  # not there yet (or not to be looked at): made whole below
+        stream = False
+    if stream:
+        _write_through(path, data, what)
+        return
     target = path.resolve()
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -186,6 +198,24 @@ def _write(path: Path, data: bytes, what: str, journal: Path) -> None:
     except OSError as err:
         Path(temporary).unlink(missing_ok=True)
         raise UnwritableFileError(f"{path}: cannot write {what} ({err.strerror or err})") from None
+
+
+def _write_through(path: Path, data: bytes, what: str) -> None:
+    """Write into a stream that is there already, never making a file in its place."""
+    try:
+        fd = os.open(path, os.O_WRONLY)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+    except OSError as err:
+        raise UnwritableFileError(f"{path}: cannot write {what} ({err.strerror or err})") from None
+
+
+def _is_standard_output(path: Path) -> bool:
+    """Whether `path` is where standard output goes (`--out /dev/stdout`)."""
+    try:
+        return os.path.samestat(path.stat(), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no stdout, or one with no file
+        return False
 
 
 def _mode_for(target: Path) -> int:

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +23,7 @@ from companion.app.loop import Loop
 from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
 from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
 from companion.cli.each import fail
+from companion.cli.numbers import whole_number
 from companion.cli.parts import add_part_options, read_parts
 from companion.controls.buttons import Buttons
 from companion.controls.light import StatusLight
@@ -39,10 +40,18 @@ from companion.errors import (
 )
 from companion.journal import Journal, StoredGame, default_journal_path
 from companion.kit.layouts import load_layout
+from companion.numbers import in_digits, too_long
 from companion.rules import RULESETS, Game, Ruleset, find_ruleset
+from companion.service_options import EX_CONFIG
 from companion.sources.base import FrameSource
 from companion.sources.guarded import GuardedSource
-from companion.sources.registry import SOURCE_FORMS, check_source, open_source
+from companion.sources.registry import (
+    NO_SOURCE,
+    SOURCE_FORMS,
+    check_source,
+    open_source,
+    scheme_of,
+)
 from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.calibration import load_calibration
 from companion.vision.decode import DECODERS, make_decoder
@@ -51,6 +60,8 @@ from companion.vision.stabilise import Stabiliser
 
 T = TypeVar("T")
 
+NAME = "play"
+"""The subcommand's name."""
 DEFAULT_RULESET = "odyssey"
 """The ruleset of a new game when none is named."""
 JOURNAL_OPEN_SECONDS = 30.0
@@ -64,7 +75,7 @@ SAY_WHO_PLAYS = "say who plays: --players Ann=red Ben=blue ... (or --players 5)"
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     """Register the subcommand."""
     parser = commands.add_parser(
-        "play",
+        NAME,
         help="run the café game at a calibrated table",
         description="Run the game: read the table, propose each round's score, keep it "
         "in the journal on Confirm, move the rabbits. Resumes the journal's unfinished game.",
@@ -96,7 +107,8 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--source",
         default="picamera",
-        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or none (default picamera)",
+        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or {NO_SOURCE} "
+        "(default picamera)",
     )
     parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
     parser.add_argument("--journal", type=Path, help="the journal file")
@@ -116,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
         service = service_manager(os.environ)
         check_options(args, path)
     except CompanionError as err:
-        status = fail("play", err)
+        status = fail(NAME, err)
         if under_service(args.display, os.environ):
-            show_config_error(str(err), choose_mode(args.display), os.environ)
+            return refused_under_service(str(err), args.display)
         return status
     try:
         with ExitStack() as stack:
@@ -130,16 +142,37 @@ def run(args: argparse.Namespace) -> int:
                 loop.session.say(recovered, 0.0)
             signal.signal(signal.SIGTERM, lambda *_: loop.stop())
             loop.run()
-    except CompanionError as err:
-        return fail("play", err)
+    except CompanionError as err:  # a journal in use, a full disk: may pass, restarted
+        return fail(NAME, err)
     return 0
+
+
+def refused_under_service(message: str, display: str | None) -> int:
+    """Show a mistake in the options on the table's screen until the service is
+    stopped; `EX_CONFIG`, the one exit status the unit does not restart on."""
+    valid = display if display is not None and display.strip().lower() in DISPLAY_MODES else None
+    show_config_error(message, choose_mode(valid), os.environ)
+    return EX_CONFIG
+
+
+def display_asked(words: Sequence[str]) -> str | None:
+    """The `--display` a command line gives (the last, as argparse keeps), read from
+    the words themselves: for a command line the parser refused."""
+    display = None
+    for at, word in enumerate(words):
+        if word == "--display" and at + 1 < len(words):
+            display = words[at + 1]
+        elif word.startswith("--display="):
+            display = word.partition("=")[2]
+    return display
 
 
 def under_service(display: str | None, environ: Mapping[str, str]) -> bool:
     """Whether this play runs as the table's service (systemd, or the full screen it
     draws on), where nobody reads stderr: a mistake in the options is shown on the
     screen instead of leaving it dark."""
-    return bool(environ.get(NOTIFY_SOCKET)) or display == DisplayMode.FULLSCREEN.value
+    asked = display is not None and display.strip().lower() == DisplayMode.FULLSCREEN.value
+    return bool(environ.get(NOTIFY_SOCKET)) or asked
 
 
 def check_options(args: argparse.Namespace, journal: Path) -> None:
@@ -219,7 +252,7 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
 
     A missing or damaged calibration does not stop the game (at boot there may be
     nobody at a keyboard to read an error): the screen says what to run instead."""
-    if args.source == "none":
+    if scheme_of(args.source) == NO_SOURCE:  # as `check_source` reads it: " NONE" too
         return None, ""
     path = args.calibration or default_calibration_path()
     try:
@@ -271,20 +304,26 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     options: dict[str, int | None] = {}
     for entry in args.option:
         name, _, value = entry.partition("=")
-        try:
-            options[name.strip()] = None if value.strip() == "null" else int(value)
-        except ValueError:
+        value = value.strip()
+        if value == "null":
+            options[name.strip()] = None
+            continue
+        if not in_digits(value, signed=True):
             raise SettingError(
-                f"--option {entry}: the value must be a whole number or null"
-            ) from None
+                f"--option {entry}: the value must be a whole number or null, in digits 0-9"
+            )
+        fault = too_long(value)
+        if fault is not None:
+            raise SettingError(f"--option {name.strip()}: {fault}")
+        options[name.strip()] = int(value)
     return ruleset.with_options(options) if options else ruleset
 
 
 def _lineup(players: list[str] | None) -> Lineup:
     if not players:
         raise SettingError(SAY_WHO_PLAYS)
-    if len(players) == 1 and players[0].isdigit():
-        return Lineup.of_colours(int(players[0]))
+    if len(players) == 1 and players[0].isdigit():  # in any script: "²" is refused here
+        return Lineup.of_colours(whole_number("--players", players[0], "a number of players"))
     return Lineup.parse(players)
 
 

@@ -1,25 +1,38 @@
 """The table's own `companion play` options, as the service reads them, checked by the doctor.
 
 The service starts `companion play --display fullscreen $COMPANION_PLAY_OPTIONS`
-with the variable taken from the options file (`/etc/default/dixit-companion`).
-A mistake there keeps the table from starting; the table shows it on its screen, and
-`companion doctor` names it too, with the same words, so a café owner at a terminal
-finds it without reading the service's log.
+with the variable taken from the options file (`/etc/default/dixit-companion`), or
+the unit's own default when the file does not set it. A mistake there keeps the
+table from starting; the table shows it on its screen, and `companion doctor` names
+it too, with the same words, so a café owner at a terminal finds it without reading
+the service's log. The options are checked as the service would run them: with the
+service's state folder, not the doctor's, deciding whether a game can be resumed.
 """
 
 import argparse
 from pathlib import Path
 from typing import Any, NoReturn
 
-from companion.app.config_error import OPTIONS_FILE, OPTIONS_VARIABLE
 from companion.cli import play
 from companion.doctor.findings import OPTIONS, Finding, Status
 from companion.errors import CompanionError, SettingError, UnreadableFileError
+from companion.service_options import (
+    DEFAULT_PLAY_OPTIONS,
+    OPTIONS_FILE,
+    OPTIONS_VARIABLE,
+    SERVICE_STATE_DIR,
+)
+from companion.statedir import JOURNAL_NAME
 
 DEFAULT_OPTIONS_FILE = Path(OPTIONS_FILE)
 """Where the service's options are on a table installed by hardware/install."""
 SERVICE_OPTIONS = ("--display", "fullscreen")
 """What the service's command line adds before the file's options."""
+SERVICE_JOURNAL = SERVICE_STATE_DIR / JOURNAL_NAME
+"""The journal the service resumes, unless its options name another."""
+_SYSTEMD_SPACE = " \t\n\r"
+"""What systemd splits an unquoted `$VARIABLE` on (its WHITESPACE): these four only,
+where Python's `str.split()` would also split on a no-break space."""
 
 
 class _Refusing(argparse.ArgumentParser):
@@ -32,8 +45,13 @@ class _Refusing(argparse.ArgumentParser):
 
 def read_options_file(path: Path) -> tuple[str, ...] | None:
     """The play options `path` gives, split into words as systemd splits an unquoted
-    `$VARIABLE` (on white space, after taking off one pair of quotes around the value);
-    None when the file does not say them."""
+    `$VARIABLE`; None when the file does not say them.
+
+    `EnvironmentFile=` takes off the quotes around the whole value; then `$FOO`, a
+    word of its own on the command line, becomes "the value split at whitespace"
+    (systemd.service(5), "Command lines"), which systemd does with quotes and
+    backslashes honoured (`strv_split_full(..., WHITESPACE, EXTRACT_RELAX |
+    EXTRACT_UNQUOTE)` in its env-util.c): `--players 'Ann Lee'` is two words."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -45,8 +63,45 @@ def read_options_file(path: Path) -> tuple[str, ...] | None:
             value = value.strip()
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
-            found = tuple(value.split())
+            found = systemd_words(value)
     return found
+
+
+def systemd_words(value: str) -> tuple[str, ...]:
+    """`value` split as systemd splits an unquoted `$VARIABLE`: at its white space,
+    outside quotes, a backslash keeping the next character as it is; an unclosed quote
+    or a last lone backslash is let be (EXTRACT_RELAX), not refused."""
+    words: list[str] = []
+    word: list[str] | None = None  # None between words; [] is an empty word, as ''
+    quote = ""
+    escaped = False
+    for char in value:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+            word = word if word is not None else []
+            continue
+        elif quote:
+            if char == quote:
+                quote = ""
+                continue
+        elif char in "'\"":
+            quote = char
+            word = word if word is not None else []
+            continue
+        elif char in _SYSTEMD_SPACE:
+            if word is not None:
+                words.append("".join(word))
+                word = None
+            continue
+        word = word if word is not None else []
+        word.append(char)
+    if escaped and word is not None:
+        word.append("\\")
+    if word is not None:
+        words.append("".join(word))
+    return tuple(words)
 
 
 def check_play_options(words: tuple[str, ...], journal: Path) -> None:
@@ -60,19 +115,17 @@ def check_play_options(words: tuple[str, ...], journal: Path) -> None:
     play.check_options(args, args.journal or journal)
 
 
-def options_finding(path: Path, journal: Path) -> Finding:
-    """Whether the table's service would start with the options in `path`."""
+def options_finding(path: Path, journal: Path = SERVICE_JOURNAL) -> Finding:
+    """Whether the table's service would start with the options in `path`, resuming
+    `journal` (the service's own) when they name no other."""
     if not path.exists():
         return Finding(Status.SKIP, OPTIONS, f"no {path}: the table is not installed as a service")
+    default = ""
     try:
         words = read_options_file(path)
-        if words is None:
-            return Finding(
-                Status.FAIL,
-                OPTIONS,
-                f"{path} has no {OPTIONS_VARIABLE}",
-                f'add a line {OPTIONS_VARIABLE}="--players 5" (see hardware/default-options)',
-            )
+        if words is None:  # the unit's Environment= line then holds
+            words = DEFAULT_PLAY_OPTIONS
+            default = f", the service's default: {path} has no {OPTIONS_VARIABLE}"
         check_play_options(words, journal)
     except CompanionError as err:
         return Finding(
@@ -81,4 +134,4 @@ def options_finding(path: Path, journal: Path) -> Finding:
             f"{OPTIONS_VARIABLE} in {path}: {err}",
             f"put it right in {path}, then: sudo systemctl restart dixit-companion",
         )
-    return Finding(Status.OK, OPTIONS, f"{' '.join(words) or 'defaults'} ({path})")
+    return Finding(Status.OK, OPTIONS, f"{' '.join(words) or 'defaults'} ({path}{default})")

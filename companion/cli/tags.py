@@ -4,8 +4,9 @@ Writes into DIR one PNG per tag, `kit.pdf` (every tag at true size on A4 pages, 
 in its player's colour, labelled, with cut lines), `manifest.json` (what each tag is)
 and, with `--mat`, `mat.pdf` (the layout's board as a play mat). Tag sizes come from
 the layout. Every file is made in memory first, so bad input writes nothing: it prints
-one line on stderr and exits 2; the kit is then written beside DIR and put in place
-whole, so a write that fails half-way leaves the old kit as it was.
+one line on stderr and exits 2; each file is then written whole into DIR, so a write
+that fails half-way leaves every file of the kit either the old one or the new one.
+Only the kit's own files in DIR are replaced or removed.
 """
 
 import argparse
@@ -91,34 +92,42 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(out: Path, files: dict[str, bytes]) -> None:
-    """Write the kit into a new folder beside `out`, then put it in place whole, so a
-    failure half-way (a full disk, a pulled card) leaves the old kit or an empty
-    folder, never a mix. An old kit in `out` is replaced whole (no stale tags of a larger kit stay
-    behind); files of the café's own in it are kept."""
+    """Write every file whole into a hidden folder inside `out` (so on the same file
+    system, even at the root of a USB stick), synced to disk, then rename them one by
+    one over the old kit's, the manifest last, and delete the old kit's files the new
+    one lacks (a larger kit's tags, a mat). A failure half-way leaves each file the
+    old one or the new one, never half-written. `out` itself is never renamed or
+    copied: it may be the working folder or a home folder, and files of the café's
+    own in it are left as they are."""
+    target = out
     staging = None
     try:
         out.mkdir(parents=True, exist_ok=True)
-        out = out.resolve()  # `--out .` has a name and a folder to be put beside
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-        shutil.copymode(out, staging)  # not mkdtemp's owner-only mode
+        staging = Path(tempfile.mkdtemp(prefix=".tags-", dir=out))
         for name, data in files.items():
-            (staging / name).write_bytes(data)
-        _keep_own_files(out, staging)
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-        os.replace(out, old / out.name)
-        os.replace(staging, out)
-        shutil.rmtree(old, ignore_errors=True)
+            target = out / name
+            _write_synced(staging / name, data)
+        stale = [
+            entry
+            for entry in out.iterdir()
+            if _KIT_FILE.fullmatch(entry.name) and entry.name not in files and not entry.is_dir()
+        ]
+        for name in sorted(files, key=lambda name: name == "manifest.json"):
+            target = out / name
+            os.replace(staging / name, target)
+        for target in stale:
+            target.unlink(missing_ok=True)
     except OSError as err:
+        raise UnwritableFileError(f"cannot write {target}: {err.strerror}") from None
+    finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
-        raise UnwritableFileError(f"cannot write {err.filename or out}: {err.strerror}") from None
 
 
-def _keep_own_files(out: Path, staging: Path) -> None:
-    """Copy into the new kit whatever in `out` is not a kit's file."""
-    for entry in out.iterdir():
-        if _KIT_FILE.fullmatch(entry.name) is None and not (staging / entry.name).exists():
-            if entry.is_dir():
-                shutil.copytree(entry, staging / entry.name, symlinks=True)
-            else:
-                shutil.copy2(entry, staging / entry.name, follow_symlinks=False)
+def _write_synced(path: Path, data: bytes) -> None:
+    """Write a file and wait for the disk: a rename must not put in place a file whose
+    bytes a power cut would lose."""
+    with path.open("wb") as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())

@@ -19,15 +19,13 @@ from companion.controls.strip import StripDriver, make_strip
 from companion.doctor.findings import Finding
 from companion.errors import SettingError
 from companion.sources.guarded import STALL_SECONDS
-from companion.sources.registry import scheme_of
+from companion.sources.registry import NO_SOURCE, scheme_of
 from companion.statedir import camera_profile_path, default_calibration_path
 from companion.vision.decode import Decoder
 
 FRAMES = 10
 """Frames read from the camera by default: enough for a camera module to settle its
 exposure, few enough to take about a second."""
-NO_SOURCE = "none"
-"""The `--source` that means no camera: rounds are entered by hand."""
 CAMERA_MODULE = "picamera"
 """The `--source` kind of the Raspberry Pi Camera Module, whose exposure is held."""
 DEFAULT_CALIBRATE_SOURCE = CAMERA_MODULE

@@ -8,11 +8,19 @@ stores is exactly what `companion score` reads.
 """
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
+from companion.errors import GameFileError, RulesError
 from companion.gamefile import GameRecord, game_document, parse_game
 from companion.rules import Game, PlayedRound
+
+DAMAGED = (GameFileError, RulesError, ValueError)
+"""What reading a stored value raises when the value is damaged: the decoders here
+turn every wrong shape into one of these, so that anything else (`TypeError`,
+`AttributeError`, ...) is a bug in the code and is raised, not taken for damage
+that moves the journal aside."""
 
 
 def dumps(value: object) -> str:
@@ -33,15 +41,22 @@ def round_documents(game: Game) -> list[dict[str, Any]]:
     return rounds
 
 
-def record(header: str, reveals: Sequence[str]) -> GameRecord:
+def record(header: object, reveals: Sequence[str]) -> GameRecord:
     """Parse a stored header and stored round objects as one game file.
 
     Raises `GameFileError` or a rules error, like `parse_game`, with the round numbers
-    counted from 1 in the order given.
+    counted from 1 in the order given. The players' names are kept as stored: the rule
+    for new names does not apply to a game an older version let in.
     """
-    doc = json.loads(header)
-    doc["rounds"] = [json.loads(reveal) for reveal in reveals]
-    return parse_game(dumps(doc))
+    try:
+        doc = json.loads(_text(header, "the header"))
+        rounds = [json.loads(reveal) for reveal in reveals]
+    except RecursionError:
+        raise GameFileError("nested far too deeply") from None
+    if not isinstance(doc, dict):
+        raise GameFileError(f"the header is not a JSON object: {_shown(header)}")
+    doc["rounds"] = rounds
+    return parse_game(dumps(doc), stored=True)
 
 
 def score_columns(played: PlayedRound) -> tuple[str, str, str]:
@@ -54,7 +69,32 @@ def score_columns(played: PlayedRound) -> tuple[str, str, str]:
     )
 
 
-def str_mapping(text: str) -> dict[str, str]:
-    """A stored name-to-name object."""
-    loaded: Mapping[str, str] = json.loads(text)
-    return {str(k): str(v) for k, v in loaded.items()}
+def player_colours(text: object, players: Sequence[str]) -> dict[str, str]:
+    """A stored game's player-to-colour object, which names exactly its `players`;
+    `ValueError` for anything else (the table could not give a player their colour)."""
+    loaded = json.loads(_text(text, "the colours"))
+    if (
+        not isinstance(loaded, dict)
+        or not all(isinstance(v, str) for v in loaded.values())
+        or set(loaded) != set(players)
+    ):
+        raise ValueError(f"not a colour for each player: {_shown(text)}")
+    return loaded
+
+
+def stored_time(value: object) -> datetime:
+    """A stored ISO 8601 time; `ValueError` for anything else."""
+    return datetime.fromisoformat(_text(value, "a time"))
+
+
+def _text(value: object, what: str) -> str:
+    """A stored column that must be text: SQLite keeps whatever was written to it."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is not text: {_shown(value)}")
+    return value
+
+
+def _shown(value: object) -> str:
+    """A damaged value, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."

@@ -15,6 +15,7 @@ from companion.errors import (
     JournalError,
     UnwritableFileError,
 )
+from companion.names import one_line
 
 RECOVERY_ADVICE = (
     "`companion play` keeps it as NAME.corrupt-<time> and saves every round that can "
@@ -32,12 +33,6 @@ _UNWRITABLE = {
     sqlite3.SQLITE_AUTH,
 }
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
-
-
-def one_line(text: str) -> str:
-    """A message that may hold line breaks (SQLite's, or damaged text quoted in one) as
-    the one line a command prints."""
-    return " ".join(text.split())
 
 
 def corrupt(path: Path, detail: str) -> JournalCorruptError:

@@ -17,25 +17,23 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
 
 from companion.closing import Closing
 from companion.errors import (
-    GameFileError,
     JournalError,
     NotAJournalError,
-    RulesError,
     UnknownGameError,
     UnreadableFileError,
     UnwritableFileError,
 )
 from companion.journal import schema
-from companion.journal.documents import record, str_mapping
-from companion.journal.faults import corrupt, one_line, translate
+from companion.journal.documents import DAMAGED, player_colours, record, stored_time
+from companion.journal.faults import corrupt, translate
 from companion.journal.records import GameStatus, StoredGame
+from companion.names import one_line
 from companion.rules import Game
 
 BUSY_SECONDS = 5.0
@@ -47,9 +45,6 @@ QUICK_CHECK_PROBLEMS = 100
 SQLITE_INTEGERS = range(-(2**63), 2**63)
 
 """The numbers SQLite can store: a game or round number outside them is none the journal holds."""
-
-_DAMAGED_TEXT = (GameFileError, RulesError, ValueError, TypeError, KeyError, AttributeError)
-"""What decoding and replaying a stored game can raise when its text is damaged."""
 
 
 @dataclass(frozen=True)
@@ -154,10 +149,10 @@ class JournalFile(Closing):
     def replay(self, game_id: int, header: str, reveals: Sequence[str]) -> Game:
         """The game replayed from its stored texts; `JournalCorruptError` naming the
         first round (or the header) that cannot be read or played."""
-        try:
-            return record(header, reveals).play()
-        except _DAMAGED_TEXT as err:
-            raise corrupt(self.path, f"game {game_id}: {_damage(header, reveals, err)}") from err
+        found = _replayed(header, reveals)
+        if isinstance(found, str):
+            raise corrupt(self.path, f"game {game_id}: {found}")
+        return found
 
     def examined(self, conn: sqlite3.Connection, game_id: int) -> StoredGame | str:
         """The game replayed, or what is damaged in it ("round 4 is damaged: …"), for a
@@ -166,19 +161,18 @@ class JournalFile(Closing):
             row = self.game_row(conn, game_id)
         except UnknownGameError:
             raise
-        except _DAMAGED_TEXT as err:
+        except DAMAGED as err:
             return f"its stored row is damaged: {one_line(str(err))}"
         texts = _reveal_texts(conn, game_id)
         if isinstance(texts, str):
             return texts
+        game = _replayed(row.header, texts)
+        if isinstance(game, str):
+            return game
         try:
-            game = record(row.header, texts).play()
-        except _DAMAGED_TEXT as err:
-            return _damage(row.header, texts, err)
-        try:
-            colours = str_mapping(row.colours)
-            started_at = datetime.fromisoformat(row.started_at)
-        except _DAMAGED_TEXT as err:
+            colours = player_colours(row.colours, game.seating.players)
+            started_at = stored_time(row.started_at)
+        except DAMAGED as err:
             return f"its colours or start time are damaged: {one_line(str(err))}"
         return StoredGame(
             id=game_id,
@@ -232,15 +226,22 @@ def _open_reader(path: Path) -> sqlite3.Connection:
     if path.stat().st_size == 0:
         raise NotAJournalError(schema.not_a_journal(path, "an empty file"))
     try:
-        conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro",
-            uri=True,
-            isolation_level=None,
-            timeout=BUSY_SECONDS,
-        )
+        conn = connect_read_only(path)
     except sqlite3.Error as err:
         raise translate(err, path, "opening it") from None
     return _checked(conn, path, _check_reader)
+
+
+def connect_read_only(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    """The one way a journal is opened to read: by URI, so that SQLite cannot write a
+    byte of it (`mode=ro`), nor even look for a WAL beside it when `immutable` (which
+    reads a damaged copy whose WAL cannot be opened). Raises `sqlite3.Error`."""
+    return sqlite3.connect(
+        f"{path.resolve().as_uri()}?{'immutable=1' if immutable else 'mode=ro'}",
+        uri=True,
+        isolation_level=None,
+        timeout=BUSY_SECONDS,
+    )
 
 
 def _checked(
@@ -330,16 +331,25 @@ def _reveal_texts(conn: sqlite3.Connection, game_id: int) -> list[str] | str:
     return texts
 
 
+def _replayed(header: str, reveals: Sequence[str]) -> Game | str:
+    """The game replayed from its stored texts through the rules, or what is damaged in
+    it: the one replay of a stored game, for loading it and for listing it."""
+    try:
+        return record(header, reveals).play()
+    except DAMAGED as err:
+        return _damage(header, reveals, err)
+
+
 def _damage(header: str, reveals: Sequence[str], err: Exception) -> str:
     """What is damaged in a game that does not replay: its header, or its first bad round."""
     try:
         record(header, ())
-    except _DAMAGED_TEXT as bad:
+    except DAMAGED as bad:
         return f"its header is damaged: {one_line(str(bad))}"
     for number in range(1, len(reveals) + 1):
         try:
             record(header, reveals[:number]).play()
-        except _DAMAGED_TEXT as bad:
+        except DAMAGED as bad:
             detail = one_line(str(bad)).removeprefix(f"round {number}: ")
             return f"round {number} is damaged: {detail}"
     return f"it cannot be replayed: {one_line(str(err))}"

@@ -8,12 +8,12 @@ totals, and a game that does not replay is listed by what is damaged in it.
 """
 
 import json
-from datetime import datetime
 from types import MappingProxyType
 
 from companion.errors import JournalError
 from companion.gamefile import game_document
-from companion.journal.faults import corrupt, one_line
+from companion.journal.documents import stored_time
+from companion.journal.faults import corrupt
 from companion.journal.file import SQLITE_INTEGERS, JournalFile
 from companion.journal.records import (
     DamagedGame,
@@ -23,6 +23,7 @@ from companion.journal.records import (
     RoundSummary,
     StoredGame,
 )
+from companion.names import one_line
 from companion.wording import rounds_played
 
 
@@ -112,7 +113,7 @@ def _summary(found: StoredGame | str, game_id: int) -> GameSummary | DamagedGame
 def _round_summary(
     stored: StoredGame,
     number: int,
-    committed_at: str,
+    committed_at: object,
     has_frame: int,
     has_overlay: int,
     corrected: int,
@@ -125,7 +126,7 @@ def _round_summary(
         deltas=MappingProxyType(dict(played.score.deltas)),
         reasons=MappingProxyType(dict(played.score.reasons)),
         totals=MappingProxyType(dict(played.totals)),
-        committed_at=datetime.fromisoformat(committed_at),
+        committed_at=stored_time(committed_at),
         has_frame=bool(has_frame),
         has_overlay=bool(has_overlay),
         corrected=bool(corrected),

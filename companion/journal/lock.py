@@ -33,12 +33,14 @@ class WriterLock(Closing):
         """Take the lock; `JournalInUseError` naming the holder's pid if another has it."""
         self.path = lock_path(journal)
         """The lock file."""
+        writable = True
         try:
             self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError:  # made by root once: a read-only descriptor locks as well
+            writable = False
+            self._fd = _open_read_only(self.path)
         except OSError as err:
-            raise UnwritableFileError(
-                f"{self.path}: cannot make the journal's lock file ({err.strerror or err})"
-            ) from None
+            raise _unmakeable(self.path, err) from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -48,14 +50,39 @@ class WriterLock(Closing):
         except BaseException:
             self.close()
             raise
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+        if writable:
+            _name_holder(self._fd)
 
     def close(self) -> None:
         """Let go of the lock; closing again does nothing."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _open_read_only(path: Path) -> int:
+    """The lock file opened for reading, which is all `flock` needs."""
+    try:
+        return os.open(path, os.O_RDONLY)
+    except OSError as err:
+        raise _unmakeable(path, err) from None
+
+
+def _unmakeable(path: Path, err: OSError) -> UnwritableFileError:
+    return UnwritableFileError(
+        f"{path}: cannot make the journal's lock file ({err.strerror or err})"
+    )
+
+
+def _name_holder(fd: int) -> None:
+    """Write our pid for whoever is refused; best effort, since the `flock` is the lock
+    and a full disk must not keep the table from starting (the refused are then told
+    "another process")."""
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
 
 
 def _holder(fd: int) -> str:

@@ -20,16 +20,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError, UnwritableFileError
-from companion.journal.documents import record, str_mapping
+from companion.errors import UnwritableFileError
+from companion.journal.documents import DAMAGED, player_colours, record, stored_time
+from companion.journal.file import connect_read_only
 from companion.journal.records import RestoredGame, RestoredRound, RoundImages
 from companion.rules import Game, Reveal
 
 SIDE_FILES = ("-wal", "-shm")
 """The files SQLite keeps beside a WAL-mode database, which move with it."""
-
-_UNREADABLE = (CompanionError, ValueError, TypeError, KeyError, AttributeError)
-"""What decoding a damaged row can raise: its text may be anything at all."""
 
 
 def recovery_message(
@@ -101,18 +99,20 @@ def _restored_game(
 ) -> RestoredGame | None:
     """A readable `games` row as a game to restore, or None."""
     game_id, started_at, header, colours, status, finished_at = row
+    if not isinstance(game_id, int):
+        return None
     try:
         start = record(header, []).start
         restored = RestoredGame(
-            id=int(game_id),
+            id=game_id,
             start=start,
-            colours=str_mapping(colours),
-            started_at=datetime.fromisoformat(started_at),
+            colours=player_colours(colours, start.seating.players),
+            started_at=stored_time(started_at),
             abandoned=status == "abandoned",
-            finished_at=None if finished_at is None else datetime.fromisoformat(finished_at),
+            finished_at=None if finished_at is None else stored_time(finished_at),
             rounds=(),
         )
-    except _UNREADABLE:
+    except DAMAGED:
         return None
     reveals = _readable_reveals(header, start, rounds.get(restored.id, {}))
     return replace(restored, rounds=_restored_rounds(conn, restored.id, reveals))
@@ -120,9 +120,9 @@ def _restored_game(
 
 def _connect_read_only(copy: Path) -> sqlite3.Connection | None:
     """The damaged copy opened read-only, with its WAL if SQLite can, else without."""
-    for mode in ("mode=ro", "immutable=1"):
+    for immutable in (False, True):
         try:
-            conn = sqlite3.connect(f"{copy.resolve().as_uri()}?{mode}", uri=True)
+            conn = connect_read_only(copy, immutable=immutable)
         except sqlite3.Error:
             continue
         try:
@@ -169,8 +169,8 @@ def _readable_reveals(
         try:
             reveal = record(header, [reveal_text]).reveals[0]
             game = game.play(reveal)
-            kept.append((reveal, datetime.fromisoformat(committed_at)))
-        except _UNREADABLE:
+            kept.append((reveal, stored_time(committed_at)))
+        except DAMAGED:
             break
         number += 1
     return kept

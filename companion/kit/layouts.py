@@ -38,9 +38,11 @@ BOARD_MM = (100.0, 2000.0)
 Dixit card is 80 x 120 mm), and no café table is wider than 2 m; anything outside is
 a typo or a unit mistake, and would print a page no printer or PDF reader takes."""
 TAG_MM = (10.0, 100.0)
-"""Smallest and largest printed tag, quiet zone included: below 10 mm a QR module is
-under half a millimetre, which no camera above a table reads; above 100 mm a token
-covers the card it lies on."""
+"""Smallest and largest printed tag, quiet zone included, for layouts and printed kits
+alike: below 10 mm a QR module is under half a millimetre, which neither an office
+printer keeps sharp nor a camera above a table reads; above 100 mm a token covers the
+card it lies on (a Dixit card is 80 mm wide). A page could hold 150 mm, but a tag that
+size has no place on any board."""
 
 Point = tuple[float, float]
 """A position: x, y (board millimetres here; frame pixels in the vision records)."""

@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import TagSizeError
-from companion.kit.layouts import Layout
+from companion.kit.layouts import TAG_MM, Layout
 from companion.kit.tags import KitTag, Role, kit_tags
 
-MIN_TAG_MM = 10.0
-"""Smallest printable tag: modules of 0.4 mm, about what an office printer keeps sharp."""
-MAX_TAG_MM = 150.0
-"""Largest tag: with its frame and label it still fits an A4 page."""
+MIN_TAG_MM, MAX_TAG_MM = TAG_MM
+"""The layouts' tag sizes, so that a kit prints no tag that no board could hold (see
+`TAG_MM` for why)."""
 
 ManifestEntry = dict[str, str | int | float | None]
 """One tag in `manifest.json`."""

@@ -8,7 +8,6 @@ Teams are the two players sitting opposite each other: seats i and i + n/2.
 from dataclasses import dataclass
 
 from companion.errors import SeatingError
-from companion.names import name_fault, same_name
 
 TEAM_JOINER = "+"
 """Joins the two members' names into a team name, lower seat first: "red+pink"."""
@@ -22,12 +21,12 @@ class Seating:
     """Player names in clockwise seating order."""
 
     def __post_init__(self) -> None:
+        """Refuse only what the rules cannot seat. The rule for names entering the
+        companion (`companion.names`) is applied where they enter, not here: the rules
+        also replay games a journal stored before that rule, which must still load."""
         for seat, name in enumerate(self.players, start=1):
-            if not isinstance(name, str):
-                raise SeatingError(f"seat {seat}: a player's name is text, not {name!r}")
-            fault = name_fault(name)
-            if fault is not None:
-                raise SeatingError(f"seat {seat}: player name {name!r} {fault}")
+            if not isinstance(name, str) or not name:
+                raise SeatingError(f"seat {seat}: a player needs a name, not {name!r}")
             if TEAM_JOINER in name:
                 raise SeatingError(
                     f"player {name!r}: names may not contain {TEAM_JOINER!r}, "
@@ -35,9 +34,9 @@ class Seating:
                 )
         seen: set[str] = set()
         for name in self.players:
-            if same_name(name) in seen:
+            if name in seen:
                 raise SeatingError(f"player {name!r} is seated twice")
-            seen.add(same_name(name))
+            seen.add(name)
 
     def __len__(self) -> int:
         return len(self.players)

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import SettingError, UnknownSourceError
+from companion.numbers import in_digits, too_long
 from companion.sources.base import FrameSource
 from companion.sources.folder import FolderSource
 from companion.sources.opencv import OpenCVSource
 from companion.sources.picamera import Picamera2Source
 
 _SIZE = re.compile(r"([0-9]{1,5})[xX]([0-9]{1,5})")
+_SHOWN_CHARS = 40
+"""The most of a refused argument a message quotes: enough to recognise it."""
 
 
 @dataclass(frozen=True)
@@ -48,9 +51,11 @@ def _open_picamera(argument: str, profile_file: Path | None) -> FrameSource:
 def _camera_argument(argument: str) -> tuple[int, tuple[int, int] | None]:
     """The device number and frame size of "camera:INDEX[:WIDTHxHEIGHT]"."""
     index, _, size = argument.partition(":")
-    if not index.strip().isdecimal():
+    index = index.strip()
+    if not in_digits(index) or too_long(index) is not None:  # not U+0661, nor 4,401 digits
+        shown = argument if len(argument) <= _SHOWN_CHARS else f"{argument[:_SHOWN_CHARS]}..."
         raise SettingError(
-            f"camera:{argument}: the camera is a device number, such as camera:0 for /dev/video0"
+            f"camera:{shown}: the camera is a device number, such as camera:0 for /dev/video0"
         )
     return int(index), parse_size(size) if size else None
 
@@ -98,7 +103,9 @@ def scheme_of(spec: str) -> str:
 
 
 NO_SOURCE = "none"
-"""The `--source` that means no camera: the game is entered by hand."""
+"""The `--source` that means no camera: the game is entered by hand. Compared with
+`scheme_of(spec)`, so that every spelling `check_source` lets through ("NONE",
+" none") means no camera wherever it is read."""
 
 
 def check_source(spec: str) -> None:

@@ -19,6 +19,7 @@ from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_second
 from companion.display.theme import BACKGROUND
 from companion.journal import Journal
 from companion.rules import Game, Reveal, find_ruleset
+from companion.service_options import EX_CONFIG
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
 from tests.service_ready import wait_until_ready
@@ -216,7 +217,7 @@ def test_under_the_service_a_wrong_option_is_shown_until_the_service_is_stopped(
             if child.poll() is None:
                 child.kill()
                 child.communicate()
-    assert child.returncode == 2
+    assert child.returncode == EX_CONFIG
     assert errors.startswith("companion play: ") and "odysey" in errors
     assert errors.count("\n") == 1
     assert not journal.exists()

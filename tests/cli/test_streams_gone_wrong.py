@@ -17,7 +17,9 @@ import cv2
 import pytest
 
 from companion.cli import READER_GONE
+from companion.journal import Journal
 from companion.vision.calibration import save_calibration
+from tests.journal.helpers import example, play_into
 from tests.vision.scenes import calibration, empty_frame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +131,40 @@ def test_standard_output_closed_is_one_line_and_exit_2(args: list[str]) -> None:
     run = companion(*args, stdout=None, before=lambda: os.close(1))
     assert_one_line(run, f"companion {args[0]}: cannot write the output: ")
     assert "closed" in run.stderr
+
+
+def test_standard_output_closed_does_not_stop_a_command_that_only_writes_files(
+    tmp_path: Path,
+) -> None:
+    journal, exported = tmp_path / "journal.sqlite", tmp_path / "game.json"
+    with Journal(journal) as kept:
+        play_into(kept, example("classic-1e-4-players"))
+    run = companion(
+        "history",
+        "--journal",
+        str(journal),
+        "1",
+        "--export",
+        str(exported),
+        stdout=None,
+        before=lambda: os.close(1),
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert json.loads(exported.read_text(encoding="utf-8"))["rounds"]
+
+
+def test_standard_output_closed_stops_a_command_only_once_it_prints(tmp_path: Path) -> None:
+    """`tags` writes its kit, then says so on stdout: the kit is kept, the line is lost."""
+    run = companion(
+        "tags",
+        "--kit",
+        "CAFE1",
+        "--players",
+        "3",
+        "--out",
+        str(tmp_path / "kit"),
+        stdout=None,
+        before=lambda: os.close(1),
+    )
+    assert_one_line(run, "companion tags: cannot write the output: standard output is closed")
+    assert (tmp_path / "kit" / "manifest.json").exists()

@@ -90,7 +90,7 @@ def test_no_mat_unless_asked(tmp_path: Path) -> None:
             ["--layout", "chess"],
             "unknown layout 'chess'; shipped layouts are classic-8, mat-a1-12, odyssey-12",
         ),
-        (["--token-mm", "5"], "tags must be 10 to 150 mm across; red vote 1 would be 5 mm"),
+        (["--token-mm", "5"], "tags must be 10 to 100 mm across; red vote 1 would be 5 mm"),
         (
             ["--token-mm", "big"],
             "--token-mm must be a size in millimetres in digits 0-9, not 'big'",

@@ -10,6 +10,7 @@ import pytest
 
 from companion.cli.each import EXIT_BAD_INPUT
 from companion.display.screen import CONSOLE_DRIVERS, DISPLAY_MODES
+from companion.service_options import EX_CONFIG, OPTIONS_FILE, SERVICE_STATE_DIR
 from companion.statedir import STATE_DIR_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,6 +155,16 @@ def test_bad_options_are_refused_before_any_step(arguments: list[str], message: 
     assert "would run" not in result.stdout
 
 
-def test_the_unit_does_not_restart_a_table_whose_options_are_wrong() -> None:
+def test_the_unit_does_not_restart_a_table_whose_options_are_wrong_and_restarts_the_rest() -> None:
     settings = unit_settings(unit_text())
-    assert settings["RestartPreventExitStatus"] == [str(EXIT_BAD_INPUT)]
+    assert settings["RestartPreventExitStatus"] == [str(EX_CONFIG)]
+    assert str(EXIT_BAD_INPUT) not in settings["RestartPreventExitStatus"][0].split()
+    assert settings["Restart"] == ["always"]
+
+
+def test_the_unit_keeps_its_state_where_the_doctor_looks_for_it() -> None:
+    settings = unit_settings(unit_text())
+    assert settings["StateDirectory"] == [SERVICE_STATE_DIR.name]
+    assert f"{STATE_DIR_VARIABLE}=%S/{SERVICE_STATE_DIR.name}" in settings["Environment"]
+    assert SERVICE_STATE_DIR.parent == Path("/var/lib")  # %S for a system service
+    assert f"EnvironmentFile=-{OPTIONS_FILE}" in unit_text().splitlines()

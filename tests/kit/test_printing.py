@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from companion.errors import TagSizeError
-from companion.kit.layouts import load_layout
+from companion.kit.layouts import TAG_MM, load_layout
 from companion.kit.printing import MAX_TAG_MM, MIN_TAG_MM, PrintedTag, manifest, printed_kit
 from companion.kit.qr import (
     PNG_PX_PER_MODULE,
@@ -142,7 +142,7 @@ def test_the_token_size_can_be_overridden_for_tokens_only() -> None:
 
 @pytest.mark.parametrize("size", [0, MIN_TAG_MM - 0.1, MAX_TAG_MM + 0.1, math.inf, math.nan])
 def test_a_token_size_out_of_range_is_refused(size: float) -> None:
-    with pytest.raises(TagSizeError, match="tags must be 10 to 150 mm across"):
+    with pytest.raises(TagSizeError, match="tags must be 10 to 100 mm across"):
         printed_kit("CAFE01", 3, MAT, token_mm=size)
 
 
@@ -252,3 +252,9 @@ def test_the_rendered_mat_holds_every_fixed_tag_where_the_layout_puts_it(tmp_pat
     assert found.keys() == places.keys()
     for key, (x, y) in found.items():
         assert math.dist((x, y), places[key]) < 1.0, key
+
+
+def test_printing_refuses_the_tag_sizes_a_layout_refuses() -> None:
+    assert printed_kit("CAFE01", 3, MAT, token_mm=TAG_MM[1])
+    with pytest.raises(TagSizeError, match=f"tags must be 10 to {TAG_MM[1]:g} mm across"):
+        printed_kit("CAFE01", 3, MAT, token_mm=TAG_MM[1] + 1)

@@ -2,9 +2,9 @@
 
 from companion.kit.layouts import load_layout
 from companion.kit.tags import KitTag, Role
-from companion.vision.assign import classify, observe, place
+from companion.vision.assign import classify, observe, place, set_apart_copies
 from companion.vision.board import BoardFit
-from companion.vision.records import Detection, SlotContents, Vote
+from companion.vision.records import Detection, Duplicate, SlotContents, Vote
 
 LAYOUT = load_layout("classic-8")
 IDENTITY = BoardFit(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), 0.0, 4, 4)
@@ -71,3 +71,19 @@ def test_observation_groups_by_slot_and_leaves_empty_slots_out() -> None:
         2: SlotContents(owners=("blue",), votes=(Vote("green", 2), Vote("red", 1))),
         6: SlotContents(trap=True),
     }
+
+
+def test_a_token_read_twice_at_one_place_counts_once() -> None:
+    x, y = card_centre(3)
+    found = classify([code(RED_VOTE, x, y), code(RED_VOTE, x + 4, y - 3)], "CAFE")
+    assert [t.tag for t in found.tokens] == [RED_VOTE]
+    assert found.copies == ()
+
+
+def test_a_token_at_two_places_is_a_copy_and_neither_counts() -> None:
+    found = classify([code(RED_VOTE, *card_centre(2)), code(RED_VOTE, *card_centre(5))], "CAFE")
+    assert len(found.copies) == 1
+    placed, unplaced = place([*found.tokens, *found.copies], IDENTITY, LAYOUT)
+    kept, off, duplicates = set_apart_copies(placed, unplaced)
+    assert (kept, off) == ([], [])
+    assert duplicates == (Duplicate(RED_VOTE.text, (2, 5), 0),)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from companion.errors import SettingError
 from companion.kit.tags import KitTag, Role
 from companion.vision.assign import PlacedToken
-from companion.vision.records import TableObservation
+from companion.vision.records import Duplicate, TableObservation
 from companion.vision.stabilise import Stabiliser
 
 RED = KitTag("CAFE", Role.VOTE, colour="red", index=1)
@@ -108,3 +108,13 @@ def test_nothing_is_invented(
         settled = run(stabiliser, [[at(tag, slot) for tag, slot in unique.items()]])[0]
         for tag, slot in settled.items():
             assert sum((tag, slot) in past for past in history) >= settle
+
+
+def test_the_stabiliser_passes_copies_and_a_wrong_board_on() -> None:
+    stabiliser = Stabiliser(settle_frames=1, keep_frames=0)
+    latest = TableObservation(
+        duplicates=(Duplicate(RED.text, (2,), 1),), wrong_board="not the classic-8 board"
+    )
+    settled = stabiliser.push([], latest)
+    assert settled.observation.duplicates == latest.duplicates
+    assert settled.observation.wrong_board == "not the classic-8 board"

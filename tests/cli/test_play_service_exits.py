@@ -1,0 +1,159 @@
+"""How `companion play` ends under its service: a wrong option (from argparse or from
+the options' own check) is shown on the screen and ends with EX_CONFIG, which the unit
+does not restart; every other failure keeps exit status 2, which systemd restarts."""
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
+from companion.cli import build_parser, main, play
+from companion.cli.each import EXIT_BAD_INPUT
+from companion.journal.lock import WriterLock
+from companion.service_options import EX_CONFIG
+from tests.service_ready import wait_until_ready
+
+
+def test_the_config_exit_status_is_sysexits_ex_config_not_the_bad_input_status() -> None:
+    assert EX_CONFIG == 78
+    assert EX_CONFIG != EXIT_BAD_INPUT
+
+
+def test_a_journal_in_use_under_the_service_exits_2_so_systemd_starts_it_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(tmp_path / "notify"))
+        monkeypatch.setenv(NOTIFY_SOCKET, str(tmp_path / "notify"))
+        monkeypatch.delenv(WATCHDOG_USEC, raising=False)
+        with WriterLock(journal):  # a `companion play` by hand still running
+            status = main(
+                [
+                    *("play", "--display", "headless", "--source", "none", "--players", "3"),
+                    *("--journal", str(journal), "--no-buttons", "--no-light"),
+                ]
+            )
+    assert status == EXIT_BAD_INPUT
+    error = capsys.readouterr().err
+    assert "is in use by" in error and error.count("\n") == 1
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        (["--plyers", "5"], "--plyers"),
+        (["--decoder", "foo"], "foo"),
+        (["--auto-confirm", "x"], "'x'"),
+        (["--players", "3", "--ruleset", "odysey"], "odysey"),
+    ],
+    ids=["unknown option", "bad choice", "bad number", "checked option"],
+)
+def test_under_the_service_any_wrong_option_is_shown_and_ends_with_ex_config(
+    tmp_path: Path, arguments: list[str], named: str
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    notify = tmp_path / "notify"
+    command = [sys.executable, "-m", "companion", "play", "--display", "headless"]
+    command += ["--source", "none", "--journal", str(journal), *arguments]
+    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        child = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
+        )
+        try:
+            wait_until_ready(listener, child)
+            assert child.poll() is None, "the error screen stays up"
+            child.send_signal(signal.SIGTERM)
+            _, errors = child.communicate(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    assert child.returncode == EX_CONFIG, errors
+    assert errors.startswith("companion") and named in errors  # "companion: unrecognized"
+    assert errors.count("\n") == 1
+    assert not journal.exists()
+
+
+def test_by_hand_a_wrong_option_is_still_exit_2_without_a_screen(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(NOTIFY_SOCKET, raising=False)
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--display", "headless", "--plyers", "5"])
+    assert stop.value.code == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "service"),
+    [
+        (["play", "--display", "fullscreen", "--plyers", "5"], {}, True),
+        (["play", "--display=fullscreen", "--plyers", "5"], {}, True),
+        (["play", "--display", "window", "--plyers", "5"], {}, False),
+        (["play", "--plyers", "5"], {NOTIFY_SOCKET: "/run/systemd/notify"}, True),
+        (["play", "--plyers", "5"], {}, False),
+    ],
+)
+def test_a_parse_error_is_under_the_service_when_systemd_or_the_full_screen_runs_it(
+    argv: list[str], environ: dict[str, str], service: bool
+) -> None:
+    assert play.under_service(play.display_asked(argv), environ) is service
+
+
+@pytest.mark.parametrize("spec", ["none", "NONE", " none", "None "])
+def test_no_camera_in_any_spelling_the_check_accepts_means_no_camera(
+    tmp_path: Path, spec: str
+) -> None:
+    args: argparse.Namespace = build_parser().parse_args(
+        ["play", "--source", spec, "--calibration", str(tmp_path / "missing.json")]
+    )
+    assert play._camera(args) == (None, "")
+
+
+@pytest.mark.timeout(30)  # a number taken wrongly starts a game that runs on
+@pytest.mark.parametrize(
+    ("players", "fault"),
+    [
+        ("²", "--players"),
+        ("١٢", "--players"),
+        ("1" * 4401, "4401 digits is far too long"),
+    ],
+    ids=["superscript", "arabic-indic", "4401 digits"],
+)
+def test_a_number_of_players_not_in_plain_digits_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], players: str, fault: str
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    argv = ["play", "--display", "headless", "--source", "none", "--journal", str(journal)]
+    assert main([*argv, "--players", players]) == EXIT_BAD_INPUT
+    error = capsys.readouterr().err
+    assert error.startswith("companion play: ") and fault in error, error
+    assert error.count("\n") == 1 and len(error) < 300
+    assert not journal.exists()
+
+
+@pytest.mark.timeout(30)  # a value taken wrongly starts a game that runs on
+@pytest.mark.parametrize(
+    ("value", "fault"),
+    [("\u0661\u0662", "must be a whole number or null"), ("1" * 4401, "4401 digits")],
+    ids=["arabic-indic", "4401 digits"],
+)
+def test_a_rule_option_not_in_plain_digits_is_refused_in_one_short_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, fault: str
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    argv = ["play", "--display", "headless", "--source", "none", "--journal", str(journal)]
+    assert main([*argv, "--players", "3", "--option", f"target={value}"]) == EXIT_BAD_INPUT
+    error = capsys.readouterr().err
+    assert error.startswith("companion play: --option") and fault in error, error
+    assert error.count("\n") == 1 and len(error) < 300
