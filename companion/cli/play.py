@@ -138,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
             journal, recovered = Journal.open_or_recover(path)
             stack.enter_context(journal)
             loop = _loop(args, journal, stack, service)
-            if recovered:
+            if recovered:  # on the screen for the players, in the log for whoever looks after it
+                print(f"companion play: {recovered}", file=sys.stderr, flush=True)
                 loop.session.say(recovered, 0.0)
             signal.signal(signal.SIGTERM, lambda *_: loop.stop())
             loop.run()

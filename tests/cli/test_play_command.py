@@ -233,3 +233,36 @@ def test_the_config_error_screen_fits_both_screens(tmp_path: Path, size: tuple[i
     pygame.image.save(surface, str(out))
     assert out.stat().st_size > 0
     assert surface.get_at((size[0] // 2, size[1] - 2))[:3] == BACKGROUND
+
+
+def test_a_damaged_journal_is_said_in_the_log_as_well_as_on_the_screen(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite"
+    game = Game.start(find_ruleset("odyssey"), ("Ann", "Ben", "Cleo"), "Ann")
+    with Journal(journal) as kept:
+        game_id = kept.start_game(game, {"Ann": "red", "Ben": "blue", "Cleo": "green"})
+        kept.commit_round(game_id, game.play(ROUND_1), frame=b"f" * 200_000)
+    data = journal.read_bytes()
+    journal.write_bytes(data[: len(data) // 2])
+    notify = tmp_path / "notify"
+    command = [sys.executable, "-m", "companion", "play", "--source", "none", "--display"]
+    command += ["headless", "--players", "Ann=red", "Ben=blue", "Cleo=green", "--journal"]
+    command += [str(journal), "--no-buttons", "--no-light"]
+    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        child = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
+        )
+        try:
+            wait_until_ready(listener, child)
+            child.send_signal(signal.SIGTERM)
+            _, errors = child.communicate(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    assert child.returncode == 0, errors
+    said = [line for line in errors.splitlines() if "could not be opened" in line]
+    assert len(said) == 1 and said[0].startswith(
+        "companion play: The journal journal.sqlite could not be opened; it is kept as "
+    ), errors
