@@ -1,9 +1,15 @@
 """Waiting for a `companion play` child to be ready, as systemd waits for it."""
 
 import contextlib
+import os
+import signal
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
+
+from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 
 READY_SECONDS = 30.0
 """Longest wait for `companion play` to start and draw its first screen."""
@@ -21,3 +27,26 @@ def wait_until_ready(listener: socket.socket, child: subprocess.Popen[str]) -> N
         with contextlib.suppress(TimeoutError):
             if listener.recv(256) == b"READY=1":
                 return
+
+
+def run_as_service(arguments: list[str], notify: Path) -> tuple[int, str]:
+    """Run `companion play ARGUMENTS` as systemd would (told READY over a notify socket
+    at `notify`, no watchdog), stop it with SIGTERM once it is ready, and give its exit
+    status and stderr. The test fails if it ends before it is stopped."""
+    command = [sys.executable, "-m", "companion", "play", *arguments]
+    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(notify))
+        child = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
+        )
+        try:
+            wait_until_ready(listener, child)
+            assert child.poll() is None, "it stays up until the service is stopped"
+            child.send_signal(signal.SIGTERM)
+            _, errors = child.communicate(timeout=READY_SECONDS)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    return child.returncode, errors

@@ -1,10 +1,5 @@
 """`companion play`: starting, stopping as a service is stopped, resuming, bad options."""
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -13,7 +8,6 @@ import pytest
 
 from companion.app.camera import Failed
 from companion.app.config_error import draw_config_error
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.display.theme import BACKGROUND
@@ -22,33 +16,23 @@ from companion.rules import Game, Reveal, find_ruleset
 from companion.service_options import EX_CONFIG
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
-from tests.service_ready import wait_until_ready
+from tests.service_ready import run_as_service
 from tests.vision.scenes import calibration
+
+NO_PARTS = ["--source", "none", "--display", "headless", "--no-buttons", "--no-light"]
+"""A table with no camera, no screen to see, no buttons and no light."""
+PLAYERS = ["--players", "Ann=red", "Ben=blue", "Cleo=green"]
 
 ROUND_1 = Reveal({1: "Ann", 2: "Ben", 3: "Cleo", 4: "Ben", 5: "Cleo"}, {"Ben": (1,), "Cleo": (1,)})
 
 
 def test_play_runs_until_stopped_and_exits_cleanly(tmp_path: Path) -> None:
     journal = tmp_path / "state" / "journal.sqlite"
-    notify = tmp_path / "notify"
-    command = [sys.executable, "-m", "companion", "play", "--source", "none", "--display"]
-    command += ["headless", "--players", "Ann=red", "Ben=blue", "Cleo=green", "--journal"]
-    command += [str(journal), "--no-buttons", "--no-light"]
-    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify))
-        child = subprocess.Popen(
-            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
-        )
-        try:
-            wait_until_ready(listener, child)
-            child.send_signal(signal.SIGTERM)
-            _, errors = child.communicate(timeout=30)
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    assert child.returncode == 0, errors
+    status, errors = run_as_service(
+        [*NO_PARTS, *PLAYERS, "--journal", str(journal)],
+        tmp_path / "notify",
+    )
+    assert status == 0, errors
     assert journal.exists()
 
 
@@ -198,26 +182,11 @@ def test_under_the_service_a_wrong_option_is_shown_until_the_service_is_stopped(
     tmp_path: Path,
 ) -> None:
     journal = tmp_path / "journal.sqlite"
-    notify = tmp_path / "notify"
-    command = [sys.executable, "-m", "companion", "play", "--display", "headless"]
-    command += ["--source", "none", "--ruleset", "odysey", "--players", "3"]
-    command += ["--journal", str(journal)]
-    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify))
-        child = subprocess.Popen(
-            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
-        )
-        try:
-            wait_until_ready(listener, child)
-            assert child.poll() is None, "the error screen stays up"
-            child.send_signal(signal.SIGTERM)
-            _, errors = child.communicate(timeout=30)
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    assert child.returncode == EX_CONFIG
+    status, errors = run_as_service(
+        [*NO_PARTS, "--ruleset", "odysey", "--players", "3", "--journal", str(journal)],
+        tmp_path / "notify",
+    )
+    assert status == EX_CONFIG
     assert errors.startswith("companion play: ") and "odysey" in errors
     assert errors.count("\n") == 1
     assert not journal.exists()
@@ -243,25 +212,11 @@ def test_a_damaged_journal_is_said_in_the_log_as_well_as_on_the_screen(tmp_path:
         kept.commit_round(game_id, game.play(ROUND_1), frame=b"f" * 200_000)
     data = journal.read_bytes()
     journal.write_bytes(data[: len(data) // 2])
-    notify = tmp_path / "notify"
-    command = [sys.executable, "-m", "companion", "play", "--source", "none", "--display"]
-    command += ["headless", "--players", "Ann=red", "Ben=blue", "Cleo=green", "--journal"]
-    command += [str(journal), "--no-buttons", "--no-light"]
-    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify))
-        child = subprocess.Popen(
-            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
-        )
-        try:
-            wait_until_ready(listener, child)
-            child.send_signal(signal.SIGTERM)
-            _, errors = child.communicate(timeout=30)
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    assert child.returncode == 0, errors
+    status, errors = run_as_service(
+        [*NO_PARTS, *PLAYERS, "--journal", str(journal)],
+        tmp_path / "notify",
+    )
+    assert status == 0, errors
     said = [line for line in errors.splitlines() if "could not be opened" in line]
     assert len(said) == 1 and said[0].startswith(
         "companion play: The journal journal.sqlite could not be opened; it is kept as "

@@ -3,21 +3,17 @@ the options' own check) is shown on the screen and ends with EX_CONFIG, which th
 does not restart; every other failure keeps exit status 2, which systemd restarts."""
 
 import argparse
-import os
-import signal
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
+from companion.app.service import NOTIFY_SOCKET, WATCHDOG_USEC
 from companion.cli import build_parser, main, play
 from companion.cli.each import EXIT_BAD_INPUT
 from companion.journal.lock import WriterLock
 from companion.service_options import EX_CONFIG
-from tests.service_ready import wait_until_ready
+from tests.service_ready import run_as_service
 
 
 def test_the_config_exit_status_is_sysexits_ex_config_not_the_bad_input_status() -> None:
@@ -60,25 +56,11 @@ def test_under_the_service_any_wrong_option_is_shown_and_ends_with_ex_config(
     tmp_path: Path, arguments: list[str], named: str
 ) -> None:
     journal = tmp_path / "journal.sqlite"
-    notify = tmp_path / "notify"
-    command = [sys.executable, "-m", "companion", "play", "--display", "headless"]
-    command += ["--source", "none", "--journal", str(journal), *arguments]
-    environ = {k: v for k, v in os.environ.items() if k not in (WATCHDOG_USEC, WATCHDOG_PID)}
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify))
-        child = subprocess.Popen(
-            command, stderr=subprocess.PIPE, text=True, env={**environ, NOTIFY_SOCKET: str(notify)}
-        )
-        try:
-            wait_until_ready(listener, child)
-            assert child.poll() is None, "the error screen stays up"
-            child.send_signal(signal.SIGTERM)
-            _, errors = child.communicate(timeout=30)
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    assert child.returncode == EX_CONFIG, errors
+    status, errors = run_as_service(
+        ["--display", "headless", "--source", "none", "--journal", str(journal), *arguments],
+        tmp_path / "notify",
+    )
+    assert status == EX_CONFIG, errors
     assert errors.startswith("companion") and named in errors  # "companion: unrecognized"
     assert errors.count("\n") == 1
     assert not journal.exists()
