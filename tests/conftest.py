@@ -16,6 +16,15 @@ SLOW_TEST_SECONDS = 900
 own; every other test has the `timeout` of pyproject.toml."""
 
 
+@pytest.fixture(autouse=True)
+def _not_under_a_service_manager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run as if started by hand, even when the shell that runs them was started
+    by systemd: `companion play` under a notify socket shows wrong options on a screen
+    until it is stopped. A test that wants the service manager passes its own."""
+    for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run slow tests first, with their longer time limit, and skip tests marked
     `hardware` unless COMPANION_HARDWARE=1.

@@ -59,13 +59,14 @@ def draw_config_error(surface: pygame.Surface, message: str) -> None:
         top += s(20)
 
 
-def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str]) -> None:
-    """Show the error until the service is stopped (SIGTERM) or Q is pressed.
+def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str]) -> bool:
+    """Show the error until the service is stopped (SIGTERM) or Q is pressed; True once
+    it was shown.
 
-    If the screen itself cannot be opened, one line on stderr says so and this returns
-    at once: `play` then exits with `EX_CONFIG`, which the unit's
-    `RestartPreventExitStatus=` keeps systemd from restarting, as a program that can
-    only fail the same way."""
+    If the screen itself cannot be opened (at boot the display may not be ready yet),
+    one line on stderr says so and this returns False at once: `play` then exits with
+    the ordinary error status, so that systemd tries again and the next start can show
+    the mistake."""
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -87,8 +88,10 @@ def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str
             file=sys.stderr,
             flush=True,
         )
+        return False
     finally:
         signal.signal(signal.SIGTERM, previous)
+    return True
 
 
 def _manager(environ: Mapping[str, str]) -> ServiceManager:

@@ -22,13 +22,14 @@ from companion.app.lineup import Lineup
 from companion.app.loop import Loop
 from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
 from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
-from companion.cli.each import fail
+from companion.cli.each import EXIT_BAD_INPUT, fail
 from companion.cli.numbers import whole_number
 from companion.cli.parts import add_part_options, read_parts
 from companion.controls.buttons import Buttons
 from companion.controls.light import StatusLight
 from companion.controls.pins import quiet_gpio
-from companion.controls.strip import TrackStrip, make_strip
+from companion.controls.strip import DEFAULT_BRIGHTNESS, TrackStrip, make_strip
+from companion.controls.strip_track import SPACES, check_track
 from companion.display.screen import DISPLAY_MODES, DisplayMode, Screen, choose_mode
 from companion.errors import (
     CalibrationFileError,
@@ -150,10 +151,11 @@ def run(args: argparse.Namespace) -> int:
 
 def refused_under_service(message: str, display: str | None) -> int:
     """Show a mistake in the options on the table's screen until the service is
-    stopped; `EX_CONFIG`, the one exit status the unit does not restart on."""
+    stopped; `EX_CONFIG`, the one exit status the unit does not restart on, once it was
+    shown (a screen that could not open is tried again: `EXIT_BAD_INPUT`)."""
     valid = display if display is not None and display.strip().lower() in DISPLAY_MODES else None
-    show_config_error(message, choose_mode(valid), os.environ)
-    return EX_CONFIG
+    shown = show_config_error(message, choose_mode(valid), os.environ)
+    return EX_CONFIG if shown else EXIT_BAD_INPUT
 
 
 def display_asked(words: Sequence[str]) -> str | None:
@@ -182,7 +184,9 @@ def check_options(args: argparse.Namespace, journal: Path) -> None:
     run on without the part, or keep a game nobody meant in the journal."""
     check_source(args.source)
     ruleset = _ruleset(args)
-    read_parts(args)
+    strip = read_parts(args).strip
+    if strip is not None:  # the doctor lights shorter strips; the game needs the track
+        check_track(strip.length, SPACES, DEFAULT_BRIGHTNESS)
     check_auto_confirm(args.auto_confirm)
     choose_mode(args.display)
     if args.players:

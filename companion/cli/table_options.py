@@ -33,6 +33,23 @@ SERVICE_JOURNAL = SERVICE_STATE_DIR / JOURNAL_NAME
 _SYSTEMD_SPACE = " \t\n\r"
 """What systemd splits an unquoted `$VARIABLE` on (its WHITESPACE): these four only,
 where Python's `str.split()` would also split on a no-break space."""
+_ENV_NEWLINE = "\n\r"
+_ENV_COMMENT = "#;"
+_ENV_UNESCAPED_IN_DOUBLE_QUOTES = '"\\`$'
+"""What a backslash escapes inside double quotes in an environment file (systemd's
+SHELL_NEED_ESCAPE); before any other character the backslash stays."""
+(
+    _PRE_KEY,
+    _KEY,
+    _PRE_VALUE,
+    _VALUE,
+    _VALUE_ESCAPE,
+    _SINGLE_QUOTED,
+    _DOUBLE_QUOTED,
+    _DOUBLE_QUOTED_ESCAPE,
+    _COMMENT,
+) = range(9)
+"""The states of `env_file_assignments`, those of systemd's parser."""
 
 
 class _Refusing(argparse.ArgumentParser):
@@ -47,30 +64,124 @@ def read_options_file(path: Path) -> tuple[str, ...] | None:
     """The play options `path` gives, split into words as systemd splits an unquoted
     `$VARIABLE`; None when the file does not say them.
 
-    `EnvironmentFile=` takes off the quotes around the whole value; then `$FOO`, a
-    word of its own on the command line, becomes "the value split at whitespace"
-    (systemd.service(5), "Command lines"), which systemd does with quotes and
-    backslashes honoured (`strv_split_full(..., WHITESPACE, EXTRACT_RELAX |
-    EXTRACT_UNQUOTE)` in its env-util.c): `--players 'Ann Lee'` is two words."""
+    Two stages, as in systemd: `EnvironmentFile=` reads the value with its own rules
+    (`env_file_assignments`), then `$FOO`, a word of its own on the command line,
+    becomes "the value split at whitespace" (systemd.service(5), "Command lines"),
+    with quotes and backslashes honoured once more (`systemd_words`). So the file line
+    `COMPANION_PLAY_OPTIONS=--players "Ann Lee"=red` keeps its quotes in the value and
+    gives the words `--players` and `Ann Lee=red`. The last assignment counts; one
+    whose name is not exactly the variable's (`export COMPANION_PLAY_OPTIONS=...`)
+    is ignored, as systemd ignores it."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # "\r" ends a line, as in systemd
     except (OSError, UnicodeDecodeError) as err:
         raise UnreadableFileError(f"{path}: cannot be read ({err})") from err
     found = None
-    for line in text.splitlines():
-        name, equals, value = line.strip().partition("=")
-        if equals and name.strip() == OPTIONS_VARIABLE:
-            value = value.strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-                value = value[1:-1]
+    for name, value in env_file_assignments(text):
+        if name == OPTIONS_VARIABLE:
             found = systemd_words(value)
     return found
+
+
+def env_file_assignments(text: str) -> list[tuple[str, str]]:
+    """The `NAME=value` assignments of an environment file, in order, read as
+    systemd's `EnvironmentFile=` reads them (`parse_env_file_internal` in its
+    src/basic/env-file.c), which is not a shell:
+
+    - a line whose first non-blank character is `#` or `;` is a comment; elsewhere
+      these are ordinary characters; a line without `=` is skipped;
+    - the name is what precedes `=`, without the white space around it;
+    - white space after `=` is skipped, and so is white space after a closing quote;
+    - `'...'` is taken literally; in `"..."` a backslash takes away its special
+      meaning from `"`, `\\`, `$` and a backquote, and a backslash-newline is
+      removed, while other backslashes stay; quoted values may span lines;
+    - an unquoted part, begun by any other character, runs to the end of the line,
+      quotes in it being ordinary characters: a backslash there keeps the next
+      character as it is, a backslash-newline joining the next line, and the part's
+      trailing white space is removed, unless escaped;
+    - quoted parts and a last unquoted part are joined: `"a" 'b'c` is `abc`;
+    - the file ends at a NUL character, as a C string does.
+    """
+    assignments: list[tuple[str, str]] = []
+    state = _PRE_KEY
+    name: list[str] = []
+    value: list[str] = []
+    trailing: int | None = None  # where the unquoted part's trailing white space begins
+
+    def assign() -> None:
+        end = trailing if state == _VALUE and trailing is not None else len(value)
+        assignments.append(("".join(name).rstrip(_SYSTEMD_SPACE), "".join(value[:end])))
+
+    for char in text.partition("\0")[0]:
+        if state == _PRE_KEY:
+            if char in _ENV_COMMENT:
+                state = _COMMENT
+            elif char not in _SYSTEMD_SPACE:
+                state, name = _KEY, [char]
+        elif state == _KEY:
+            if char in _ENV_NEWLINE:
+                state = _PRE_KEY
+            elif char == "=":
+                state, value, trailing = _PRE_VALUE, [], None
+            else:
+                name.append(char)
+        elif state in (_PRE_VALUE, _VALUE) and char in _ENV_NEWLINE:
+            assign()
+            state = _PRE_KEY
+        elif state == _PRE_VALUE:
+            if char == "'":
+                state = _SINGLE_QUOTED
+            elif char == '"':
+                state = _DOUBLE_QUOTED
+            elif char == "\\":
+                state = _VALUE_ESCAPE
+            elif char not in _SYSTEMD_SPACE:
+                state = _VALUE
+                value.append(char)
+        elif state == _VALUE:
+            if char == "\\":
+                state, trailing = _VALUE_ESCAPE, None
+            else:
+                if char not in _SYSTEMD_SPACE:
+                    trailing = None
+                elif trailing is None:
+                    trailing = len(value)
+                value.append(char)
+        elif state == _VALUE_ESCAPE:
+            state = _VALUE
+            if char not in _ENV_NEWLINE:
+                value.append(char)
+        elif state == _SINGLE_QUOTED:
+            if char == "'":
+                state = _PRE_VALUE
+            else:
+                value.append(char)
+        elif state == _DOUBLE_QUOTED:
+            if char == '"':
+                state = _PRE_VALUE
+            elif char == "\\":
+                state = _DOUBLE_QUOTED_ESCAPE
+            else:
+                value.append(char)
+        elif state == _DOUBLE_QUOTED_ESCAPE:
+            state = _DOUBLE_QUOTED
+            if char in _ENV_UNESCAPED_IN_DOUBLE_QUOTES:
+                value.append(char)
+            elif char != "\n":
+                value.extend(("\\", char))
+        elif char in _ENV_NEWLINE:  # the end of a comment
+            state = _PRE_KEY
+    if state not in (_PRE_KEY, _KEY, _COMMENT):
+        assign()
+    return assignments
 
 
 def systemd_words(value: str) -> tuple[str, ...]:
     """`value` split as systemd splits an unquoted `$VARIABLE`: at its white space,
     outside quotes, a backslash keeping the next character as it is; an unclosed quote
-    or a last lone backslash is let be (EXTRACT_RELAX), not refused."""
+    or a last lone backslash is let be (EXTRACT_RELAX), not refused: the quoted part
+    runs to the end, the backslash is dropped (without EXTRACT_UNESCAPE_RELAX systemd
+    does not keep it)."""
     words: list[str] = []
     word: list[str] | None = None  # None between words; [] is an empty word, as ''
     quote = ""
@@ -97,8 +208,6 @@ def systemd_words(value: str) -> tuple[str, ...]:
             continue
         word = word if word is not None else []
         word.append(char)
-    if escaped and word is not None:
-        word.append("\\")
     if word is not None:
         words.append("".join(word))
     return tuple(words)

@@ -6,7 +6,9 @@ and, with `--mat`, `mat.pdf` (the layout's board as a play mat). Tag sizes come 
 the layout. Every file is made in memory first, so bad input writes nothing: it prints
 one line on stderr and exits 2; each file is then written whole into DIR, so a write
 that fails half-way leaves every file of the kit either the old one or the new one.
-Only the kit's own files in DIR are replaced or removed.
+Only the kit's own files in DIR are replaced or removed: a file is removed only if the
+previous kit's `manifest.json` in DIR lists it, since a name alone cannot tell a kit's
+`slot-99.png` or `mat.pdf` from the café's own.
 """
 
 import argparse
@@ -14,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -30,7 +33,11 @@ from companion.kit.sheet import kit_sheet, mat_sheet
 _KIT_FILE = re.compile(
     r"(corner-\d+|slot-\d+|(vote|owner)-[a-z]+-\d+|trap)\.png|kit\.pdf|mat\.pdf|manifest\.json"
 )
-"""The names of the files a kit holds; anything else in its folder is the café's own."""
+"""The names a kit's files can have: a name the previous manifest lists is removed only
+if it also fits, so a manifest.json that some other program left in DIR removes nothing
+of the café's."""
+_MANIFEST_MAX_BYTES = 4 << 20
+"""Larger than any kit's manifest; a larger file is not one, and is not read whole."""
 DEFAULT_LAYOUT = "mat-a1-12"
 """The layout whose sizes a kit takes unless told: the printable mat, with all 12 slots."""
 
@@ -94,24 +101,22 @@ def run(args: argparse.Namespace) -> int:
 def _write(out: Path, files: dict[str, bytes]) -> None:
     """Write every file whole into a hidden folder inside `out` (so on the same file
     system, even at the root of a USB stick), synced to disk, then rename them one by
-    one over the old kit's, the manifest last, and delete the old kit's files the new
-    one lacks (a larger kit's tags, a mat). A failure half-way leaves each file the
+    one over the old kit's, the manifest last, and delete the files the old kit's
+    manifest lists that the new kit lacks (a larger kit's tags). A failure half-way
+    leaves each file the
     old one or the new one, never half-written. `out` itself is never renamed or
     copied: it may be the working folder or a home folder, and files of the café's
     own in it are left as they are."""
     target = out
     staging = None
+    previous = _previous_kit_files(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".tags-", dir=out))
         for name, data in files.items():
             target = out / name
             _write_synced(staging / name, data)
-        stale = [
-            entry
-            for entry in out.iterdir()
-            if _KIT_FILE.fullmatch(entry.name) and entry.name not in files and not entry.is_dir()
-        ]
+        stale = [out / name for name in sorted(previous - files.keys()) if _is_file(out / name)]
         for name in sorted(files, key=lambda name: name == "manifest.json"):
             target = out / name
             os.replace(staging / name, target)
@@ -122,6 +127,49 @@ def _write(out: Path, files: dict[str, bytes]) -> None:
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def _previous_kit_files(out: Path) -> set[str]:
+    """The names of the files the previous kit in `out` wrote, from its manifest, read
+    before the new kit replaces it: the tag PNGs (each entry's "file"). A missing,
+    unreadable or damaged manifest gives none, so nothing is deleted on a guess; a name
+    that could point outside `out` (a separator, `..`, an absolute path) or that no kit
+    file could have is left out, so a hand-edited manifest deletes nothing else."""
+    try:
+        with (out / "manifest.json").open("rb") as file:
+            raw = file.read(_MANIFEST_MAX_BYTES + 1)
+        if len(raw) > _MANIFEST_MAX_BYTES:
+            return set()
+        document = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return set()
+    if not isinstance(document, list):
+        return set()
+    names: set[str] = set()
+    for entry in document:
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            return set()
+        names.add(entry["file"])
+    return {name for name in names if _stays_in_folder(name) and _KIT_FILE.fullmatch(name)}
+
+
+def _stays_in_folder(name: str) -> bool:
+    """Whether `name` is a plain file name, so `out / name` is inside `out`."""
+    separators = {"/", "\\", "\0", os.sep} | ({os.altsep} if os.altsep else set())
+    return (
+        name not in ("", ".", "..")
+        and not any(sep in name for sep in separators)
+        and Path(name).name == name
+    )
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a plain file (not a folder, not a link): only such files are
+    ever a kit's, so nothing else is deleted even if the manifest names it."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def _write_synced(path: Path, data: bytes) -> None:

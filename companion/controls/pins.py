@@ -15,6 +15,7 @@ from gpiozero import Device, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.errors import SettingError
+from companion.numbers import in_digits, too_long
 
 PHYSICAL_PINS = {
     0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21,
@@ -32,10 +33,12 @@ def pin_name(pin: int) -> str:
 
 def parse_pins(text: str, option: str) -> tuple[int, int, int]:
     """Three comma-separated BCM pin numbers, as `--buttons` and `--light` give them."""
-    try:
-        first, second, third = (int(p) for p in text.split(","))
-    except ValueError:
-        raise SettingError(f"{option} {text}: give 3 BCM pin numbers, comma-separated") from None
+    parts = text.split(",")
+    if len(parts) != 3 or not all(in_digits(p, signed=True) and not too_long(p) for p in parts):
+        raise SettingError(
+            f"{option} {text[:40]}: give 3 BCM pin numbers, comma-separated, in digits 0-9"
+        )
+    first, second, third = (int(p) for p in parts)
     return first, second, third
 
 

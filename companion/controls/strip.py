@@ -23,6 +23,7 @@ from companion.controls.pins import reason
 from companion.controls.strip_spi import SPI_HZ, StripKind, frame_bytes
 from companion.controls.strip_track import SPACES, RabbitSpot, check_track, track_pixels
 from companion.errors import HardwareUnavailableError, PinSettingError
+from companion.numbers import too_long
 
 DEFAULT_BRIGHTNESS = 0.3
 """The track's default brightness: plenty in a lit café, and gentler on the power supply."""
@@ -245,6 +246,10 @@ def parse_strip(spec: str | None) -> StripSpec | None:
             f"LED strip {spec!r}: expected none, mock:LENGTH, ws2812:LENGTH or "
             "apa102:LENGTH, optionally followed by :BUS.DEVICE (ws2812:60:0.0)"
         )
+    for number in (match["length"], match["bus"], match["device"]):
+        fault = None if number is None else too_long(number)
+        if fault is not None:
+            raise PinSettingError(f"LED strip (--strip): {fault}")
     kind, length = match["kind"], int(match["length"])
     if length < 1:
         raise PinSettingError(f"LED strip {spec!r}: a strip needs at least 1 LED")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from companion.colours import BY_NAME
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import GameRecord, game_document, parse_game
 from companion.rules import Game, PlayedRound
@@ -75,10 +76,11 @@ def player_colours(text: object, players: Sequence[str]) -> dict[str, str]:
     loaded = json.loads(_text(text, "the colours"))
     if (
         not isinstance(loaded, dict)
-        or not all(isinstance(v, str) for v in loaded.values())
+        or not all(isinstance(v, str) and v in BY_NAME for v in loaded.values())
         or set(loaded) != set(players)
+        or len(set(loaded.values())) != len(loaded)
     ):
-        raise ValueError(f"not a colour for each player: {_shown(text)}")
+        raise ValueError(f"not a kit colour of its own for each player: {_shown(text)}")
     return loaded
 
 

@@ -44,8 +44,10 @@ class WriterLock(Closing):
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _holder(self._fd)
-            self.close()
+            try:
+                holder = _holder(self._fd)
+            finally:
+                self.close()
             raise JournalInUseError(f"the journal {journal} is in use by {holder}") from None
         except BaseException:
             self.close()

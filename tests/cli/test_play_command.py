@@ -221,3 +221,26 @@ def test_a_damaged_journal_is_said_in_the_log_as_well_as_on_the_screen(tmp_path:
     assert len(said) == 1 and said[0].startswith(
         "companion play: The journal journal.sqlite could not be opened; it is kept as "
     ), errors
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        (["--strip", "ws2812:10"], "a strip of 10 LEDs cannot show 31 track spaces"),
+        (["--strip", "mock:" + "9" * 5000], "LED strip (--strip): a number of 5000 digits"),
+        (["--buttons", "\u0661\u0667,27,22"], "give 3 BCM pin numbers"),
+        (["--light", "5,6," + "1" * 5000], "--light 5,6,1111"),
+    ],
+    ids=["strip too short for the track", "endless strip", "arabic-indic pin", "endless pin"],
+)
+def test_a_strip_or_pin_play_cannot_use_is_refused_before_anything_is_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], named: str
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    headless = ["--source", "none", "--display", "headless"]  # buttons and light asked for
+    status = main(["play", *headless, *PLAYERS, "--journal", str(journal), *arguments])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert error.startswith("companion play: ") and named in error and error.count("\n") == 1
+    assert len(error) < 200, "a line a person can read"
+    assert not journal.exists()

@@ -6,8 +6,10 @@ import argparse
 import socket
 from pathlib import Path
 
+import pygame
 import pytest
 
+from companion.app import config_error
 from companion.app.service import NOTIFY_SOCKET, WATCHDOG_USEC
 from companion.cli import build_parser, main, play
 from companion.cli.each import EXIT_BAD_INPUT
@@ -139,3 +141,20 @@ def test_a_rule_option_not_in_plain_digits_is_refused_in_one_short_line(
     error = capsys.readouterr().err
     assert error.startswith("companion play: --option") and fault in error, error
     assert error.count("\n") == 1 and len(error) < 300
+
+
+def test_a_mistake_the_screen_could_not_show_is_tried_again_not_ex_config(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At boot the display may not be ready: the unit must start the table again, so
+    that the next start shows the mistake, instead of leaving the screen dark."""
+
+    def no_display(*_: object, **__: object) -> None:
+        raise pygame.error("no available video device")
+
+    monkeypatch.setattr(config_error, "Screen", no_display)
+    status = play.refused_under_service("'odysey' is not a ruleset", "fullscreen")
+    assert status == EXIT_BAD_INPUT != EX_CONFIG
+    assert (
+        "the screen cannot show this either: no available video device" in capsys.readouterr().err
+    )

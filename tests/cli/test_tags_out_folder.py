@@ -3,6 +3,7 @@ DIR itself is never renamed (it may be the working folder, a home folder or the 
 of a USB stick), the café's own files in it stay as they are, and a failure half-way
 leaves each kit file old or new, never half-written."""
 
+import json
 import os
 from pathlib import Path
 
@@ -81,3 +82,57 @@ def test_a_failure_half_way_leaves_every_file_old_or_new(
     for name, data in contents(out).items():
         assert data in (old.get(name), new.get(name)), name
     assert not [p for p in out.iterdir() if p.name.startswith(".")], "no staging left"
+
+
+def test_files_named_like_a_kits_survive_in_a_folder_that_never_held_a_kit(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "mat.pdf").write_bytes(b"the cafe's own mat")
+    (out / "slot-99.png").write_bytes(b"the cafe's own picture")
+    assert make(out) == 0
+    assert (out / "mat.pdf").read_bytes() == b"the cafe's own mat"
+    assert (out / "slot-99.png").read_bytes() == b"the cafe's own picture"
+
+
+def test_only_the_files_the_previous_manifest_lists_are_removed(tmp_path: Path) -> None:
+    out = tmp_path / "kit"
+    assert make(out, "OLD1", "5") == 0
+    listed = {e["file"] for e in json.loads((out / "manifest.json").read_text())}
+    (out / "slot-99.png").write_bytes(b"the cafe's own picture")
+    assert make(out) == 0
+    kept = {e["file"] for e in json.loads((out / "manifest.json").read_text())}
+    assert listed - kept, "the previous kit was the larger one"
+    names = {p.name for p in out.iterdir()}
+    assert names == kept | {"kit.pdf", "manifest.json", "slot-99.png"}
+
+
+@pytest.mark.parametrize("manifest", ["", "{not json", '{"file": "slot-99.png"}', "[1, 2]"])
+def test_a_damaged_manifest_deletes_nothing(tmp_path: Path, manifest: str) -> None:
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "manifest.json").write_text(manifest)
+    (out / "slot-99.png").write_bytes(b"the cafe's own picture")
+    (out / "mat.pdf").write_bytes(b"the cafe's own mat")
+    assert make(out) == 0
+    assert (out / "slot-99.png").read_bytes() == b"the cafe's own picture"
+    assert (out / "mat.pdf").read_bytes() == b"the cafe's own mat"
+
+
+@pytest.mark.parametrize(
+    "escaping", ["../x", "../kit/../x", "sub/slot-99.png", "..", ".", "", "ABSOLUTE"]
+)
+def test_a_manifest_naming_files_outside_out_deletes_nothing_outside(
+    tmp_path: Path, escaping: str
+) -> None:
+    out = tmp_path / "kit"
+    (out / "sub").mkdir(parents=True)
+    (tmp_path / "x").write_bytes(b"outside")
+    (out / "sub" / "slot-99.png").write_bytes(b"in a sub-folder")
+    name = str(tmp_path / "x") if escaping == "ABSOLUTE" else escaping
+    (out / "manifest.json").write_text(json.dumps([{"file": name}]))
+    assert make(out) == 0
+    assert (tmp_path / "x").read_bytes() == b"outside"
+    assert (out / "sub" / "slot-99.png").read_bytes() == b"in a sub-folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit", "x"]

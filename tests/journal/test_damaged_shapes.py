@@ -21,6 +21,16 @@ SPOILED = {
     "colours not names": ("games", "colours", '{"red": 1}'),
     "start time a number": ("games", "started_at", 5),
     "colours missing a player": ("games", "colours", '{"red": "red"}'),
+    "a colour not of the kit": (
+        "games",
+        "colours",
+        '{"red": "mauve", "blue": "blue", "green": "green", "yellow": "yellow"}',
+    ),
+    "a colour twice": (
+        "games",
+        "colours",
+        '{"red": "red", "blue": "red", "green": "green", "yellow": "yellow"}',
+    ),
 }
 
 

@@ -48,10 +48,21 @@ def rename_behind_the_journal(path: Path, names: dict[str, str]) -> None:
             ("rounds", ("reveal", "deltas", "reasons", "totals")),
         ):
             for rowid, *texts in conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table}"):
-                new = [json.dumps(renamed(json.loads(t), names), ensure_ascii=False) for t in texts]
+                new = [
+                    json.dumps(_renamed_column(column, json.loads(t), names), ensure_ascii=False)
+                    for column, t in zip(columns, texts, strict=True)
+                ]
                 sets = ", ".join(f"{c} = ?" for c in columns)
                 conn.execute(f"UPDATE {table} SET {sets} WHERE rowid = ?", (*new, rowid))
     conn.close()
+
+
+def _renamed_column(column: str, value: Any, names: dict[str, str]) -> Any:
+    """The players of the example are named after their colours: in the colours
+    column only the players (the keys) are renamed, the kit colours stay."""
+    if column == "colours":
+        return {names.get(k, k): v for k, v in value.items()}
+    return renamed(value, names)
 
 
 @pytest.mark.parametrize("names", OLDER_NAMES.values(), ids=OLDER_NAMES.keys())
