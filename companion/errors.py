@@ -6,11 +6,21 @@ rules engine keeps *malformed* input (not a Dixit round at all: an unknown playe
 slot that is not a number) apart from *illegal* input (a well-formed round that the
 rules forbid), the way python-chess keeps `InvalidMoveError` apart from
 `IllegalMoveError`.
+
+An error a player may see carries its message as a `Phrase`, so that the screen can
+show it in the table's language; `str(error)` is always the English text.
 """
+
+from companion.phrases import Phrase, phrase, verbatim
 
 
 class CompanionError(Exception):
     """Root of every error the companion raises on purpose."""
+
+    def __init__(self, message: str | Phrase = "", *args: object) -> None:
+        super().__init__(str(message), *args)
+        self.phrase = message if isinstance(message, Phrase) else verbatim(message)
+        """The message, to be shown in the reader's language."""
 
 
 class RulesError(CompanionError):
@@ -46,14 +56,15 @@ class IllegalRoundError(RulesError, ValueError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Phrase,
         *,
         round_number: int,
         player: str | None = None,
         slot: int | None = None,
     ) -> None:
-        super().__init__(f"round {round_number}: {message}")
-        self.detail = message
+        detail = message if isinstance(message, Phrase) else verbatim(message)
+        super().__init__(phrase("round {number}: {problem}", number=round_number, problem=detail))
+        self.detail = detail
         """The message without the round number, for a screen that shows the round."""
         self.round_number = round_number
         """The round in which the problem lies (1 = first round)."""

@@ -116,7 +116,7 @@ class RoundEditor:
         except RulesError as error:
             return (*clashes, str(error))
         if clashes or found or not self.past:
-            return (*clashes, *(p.detail for p in found))
+            return (*clashes, *(str(p.detail) for p in found))
         try:
             self.game.corrected(self.number, self.reveal())
         except RulesError as error:

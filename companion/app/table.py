@@ -91,7 +91,7 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         elif isinstance(problem, TrapError) and problem.slot is None and not traps:
             waiting.append(f"{problem.player}: trap dial missing")
         else:
-            problems.append(problem.detail)
+            problems.append(str(problem.detail))
     if missing_votes:
         waiting.insert(0, f"waiting for votes from {listing(missing_votes)}")
     return TableReport(

@@ -1,0 +1,72 @@
+"""The translation catalogues: complete, in step with the code, compiled, typeset."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def check(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(root / "scripts" / "catalogue.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_every_message_has_a_compiled_french_translation() -> None:
+    result = check(ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """The package and its scripts, copied to be changed."""
+    shutil.copytree(ROOT / "companion", tmp_path / "companion")
+    shutil.copytree(ROOT / "scripts", tmp_path / "scripts")
+    return tmp_path
+
+
+def test_a_new_message_without_translation_fails_the_check(copy: Path) -> None:
+    (copy / "companion" / "new_words.py").write_text(
+        'from companion.phrases import phrase\n\nWORDS = phrase("a message nobody translated")\n'
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "'a message nobody translated'" in result.stderr
+
+
+def test_a_stale_compiled_catalogue_fails_the_check(copy: Path) -> None:
+    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
+    po.write_text(
+        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} puis {last}"')
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "is not compiled from the .po file" in result.stderr
+
+
+def test_french_without_a_no_break_space_before_a_colon_fails_the_check(copy: Path) -> None:
+    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
+    po.write_text(
+        po.read_text().replace("manche {number}\u00a0: {problem}", "manche {number} : {problem}")
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "a no-break space belongs before ':'" in result.stderr
+
+
+def test_a_translation_with_a_value_its_message_lacks_fails_the_check(copy: Path) -> None:
+    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
+    po.write_text(
+        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} et {dernier}"')
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "has values that" in result.stderr
