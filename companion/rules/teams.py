@@ -7,8 +7,13 @@ once. Scoring follows the storyteller rules per team: all or none found the card
 storyteller's team and for each team whose voter found it. Every card other than the
 storyteller's earns its team 1 per vote, capped per card in the first edition.
 
-Decision (the rulebooks are silent): a voter may not vote for their teammate's card,
-just as nobody may vote for their own; the team's card is the voter's own.
+Decision: a vote for the voter's partner's card is legal and scored like any other.
+A team agrees aloud which member lays a card, "sans se montrer ni se décrire les
+cartes qu'ils ont en main" (rulebook 004), and that member picks it secretly, so the
+voter does not know which card is their partner's: such a vote happens at real
+tables. It earns the team 1, like any vote on a card of one of its members (capped
+per card in the first edition). A voter never lays a card, so nobody can vote for
+their own.
 """
 
 from collections.abc import Iterator, Mapping
@@ -92,9 +97,6 @@ class TeamScoring(Scoring):
 
     def max_votes(self, seating: Seating) -> int:
         return 1
-
-    def forbidden_slots(self, seating: Seating, rnd: Round, voter: str) -> tuple[int, ...]:
-        return rnd.reveal.slots_of(voter) + rnd.reveal.slots_of(seating.partner(voter))
 
     def award(
         self, seating: Seating, rnd: Round, bonus_cap: int | None

@@ -84,13 +84,9 @@ def legal_reveals(draw: st.DrawFn, game: Game) -> Reveal:
         voters = [p for p in players if p != teller]
     votes: dict[str, tuple[int, ...]] = {}
     for voter in voters:
-        barred = (
-            set()
-            if name in PARTY
-            else {voter, partner(players, voter)}
-            if name in TEAMS
-            else {voter}
-        )
+        # Teams: a voter lays no card, and may vote for their partner's card (they do
+        # not know which it is), so nothing is barred beyond their own cards.
+        barred = set() if name in PARTY else {voter}
         allowed = sorted(s for s, owner in cards.items() if owner not in barred)
         most = 2 if name == "odyssey" and len(players) >= 7 else 1
         how_many = draw(st.integers(1, min(most, len(allowed))))

@@ -303,11 +303,18 @@ def test_storyteller_votes_in_teams() -> None:
     )
 
 
-def test_vote_for_teammate_card_in_teams() -> None:
+@pytest.mark.parametrize("ruleset", ["teams", "teams-1e"])
+def test_vote_for_partner_card_in_teams_is_not_refused(ruleset: str) -> None:
+    # oz cannot know which card ola laid: the vote is legal, scored in test_team_scoring.
     votes = TEAM_VOTES | {"oz": [5]}
+    assert game(ruleset, TEN).problems(reveal(TEAM_CARDS, votes)) == ()
+
+
+def test_card_layer_voting_for_own_card_in_teams() -> None:
+    votes = TEAM_VOTES | {"ola": [5]}
     fails(
-        OwnCardVoteError,
-        "round 1: oz voted for slot 5, their teammate ola's card",
+        VoterLaidCardError,
+        "round 1: ola voted (slot 5) but laid a card, so does not vote",
         game("teams", TEN),
         cards=TEAM_CARDS,
         votes=votes,
