@@ -31,6 +31,9 @@ class Action(enum.Enum):
     """Select the row or player at `Press.target` (a touch or a click on it)."""
     BACK = "back"
     """Leave the editor without changing anything."""
+    ABANDON = "abandon"
+    """Give up the game in progress (a long hold, then Confirm): it stays in the
+    journal, marked abandoned, and the table goes back to setting up a game."""
     QUIT = "quit"
     """Close the companion (the game is kept and resumes on the next start)."""
 

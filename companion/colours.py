@@ -4,6 +4,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from companion.phrases import Phrase, phrase
+
 RGB = tuple[int, int, int]
 """A colour on the screen or an LED: red, green, blue, each 0 to 255."""
 
@@ -40,3 +42,21 @@ BY_NAME: Mapping[str, Colour] = MappingProxyType({c.name: c for c in COLOURS})
 """Colours by name."""
 BY_CODE: Mapping[str, Colour] = MappingProxyType({c.code: c for c in COLOURS})
 """Colours by tag code."""
+
+WORDS: Mapping[str, Phrase] = MappingProxyType(
+    {
+        "red": phrase("red"),
+        "blue": phrase("blue"),
+        "green": phrase("green"),
+        "yellow": phrase("yellow"),
+        "white": phrase("white"),
+        "black": phrase("black"),
+        "orange": phrase("orange"),
+        "pink": phrase("pink"),
+        "violet": phrase("violet"),
+        "grey": phrase("grey"),
+        "brown": phrase("brown"),
+        "cyan": phrase("cyan"),
+    }
+)
+"""Each colour's name as the players say it, to be put in the table's language."""

@@ -95,7 +95,7 @@ class VoteError(IllegalRoundError):
 
 
 class OwnCardVoteError(VoteError):
-    """A vote for one's own card (or, in Teams, one's own team's card)."""
+    """A vote for one's own card."""
 
 
 class StorytellerVoteError(VoteError):

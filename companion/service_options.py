@@ -13,9 +13,14 @@ OPTIONS_FILE = "/etc/default/dixit-companion"
 """The file the service reads the table's options from (hardware/default-options)."""
 OPTIONS_VARIABLE = "COMPANION_PLAY_OPTIONS"
 """The variable in `OPTIONS_FILE` that holds `companion play`'s options."""
-DEFAULT_PLAY_OPTIONS = ("--players", "5")
+DEFAULT_PLAY_OPTIONS: tuple[str, ...] = ()
 """The options the unit gives `companion play` when `OPTIONS_FILE` does not set
-`OPTIONS_VARIABLE` (its `Environment=` line, which the file overrides)."""
+`OPTIONS_VARIABLE` (its `Environment=` line, which the file overrides): none, for
+each group sets up its own game at the table."""
+
+GAME_OPTIONS = ("--players", "--ruleset", "--option", "--new-game")
+"""`companion play` options that fix the game rather than the table: for scripts and
+the desk, not for the table's options file (every group would get the same game)."""
 SERVICE_STATE_DIR = Path("/var/lib/dixit-companion")
 """The service's state folder: the unit's `StateDirectory=` under `%S` (/var/lib for a
 system service), given to the program as `COMPANION_STATE_DIR`."""

@@ -7,6 +7,7 @@ them by hand. Every event carries the moment it happened, in the loop's seconds.
 from dataclasses import dataclass
 
 from companion.actions import Press
+from companion.phrases import Phrase
 from companion.vision.records import TableObservation
 
 
@@ -52,11 +53,24 @@ class TableLost:
 class Said:
     """Something for the players to read for a few seconds (a part switched off, say)."""
 
-    text: str
+    text: Phrase
     """The words."""
     now: float
     """When."""
 
 
-Event = Seen | Pressed | Ticked | TableLost | Said
+@dataclass(frozen=True)
+class Named:
+    """A player's name typed elsewhere (the phone page) for the seat of a colour."""
+
+    colour: str
+    """The kit colour of the seat."""
+    name: str
+    """The name, already checked by the shared rule (`companion.names`); empty to go
+    back to the colour's name."""
+    now: float
+    """When."""
+
+
+Event = Seen | Pressed | Ticked | TableLost | Said | Named
 """Anything a session reacts to."""

@@ -20,18 +20,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.actions import Action, Press
+from companion.app.draft import Draft
 from companion.app.editor import RoundEditor
-from companion.app.events import Event, Pressed, Said, Seen, TableLost, Ticked
+from companion.app.events import Event, Named, Pressed, Said, Seen, TableLost, Ticked
 from companion.app.lineup import Lineup
+from companion.app.setup import SetupSteps, placeholder, resumed_step
 from companion.app.states import (
+    Abandoning,
     Choosing,
     Clearing,
     Editing,
     Guards,
     Hop,
-    Message,
     Proposal,
+    Seating,
     SessionState,
+    SetupStep,
     Snapshot,
     TableRead,
     Waiting,
@@ -40,6 +44,8 @@ from companion.app.states import (
 from companion.app.table import read_table
 from companion.errors import CompanionError, SettingError
 from companion.journal import Journal, RoundImages, StoredGame
+from companion.language import Language
+from companion.phrases import Phrase, phrase, verbatim
 from companion.rules import Game, Reveal, RoundScore, Ruleset
 from companion.vision.records import TableObservation
 
@@ -74,28 +80,34 @@ class Settings:
     """The board's slot numbers."""
     auto_confirm: float | None = None
     """Seconds after which a proposal confirms itself; None waits for a press."""
+    language: Language = Language.ENGLISH
+    """The language a new group is greeted in (the table's default)."""
 
 
-def setup_state(ruleset: Ruleset, lineup: Lineup) -> SessionState:
-    """A new game of `ruleset` for `lineup`, its first storyteller still to choose."""
-    return SessionState(Choosing(), lineup, Game.start(ruleset, lineup.names, lineup.names[0]))
+def setup_state(ruleset: Ruleset, lineup: Lineup, language: Language) -> SessionState:
+    """A new game of `ruleset` for `lineup` (set up on the command line), its first
+    storyteller still to choose."""
+    game = Game.start(ruleset, lineup.names, lineup.names[0])
+    return SessionState(Choosing(), lineup, game, Draft.of_lineup(ruleset, lineup, language))
 
 
-def resumed_state(stored: StoredGame) -> SessionState:
+def resumed_state(stored: StoredGame, language: Language) -> SessionState:
     """The state of a game the journal kept: after a restart it goes on from the last
     committed round, reading the table afresh."""
     game = stored.game
     players = game.seating.players
     lineup = Lineup(players, tuple(stored.colours[p] for p in players))
     scored = game.played[-1].score.round.reveal if game.played else None
-    return SessionState(
+    state = SessionState(
         at=Winner(0.0) if game.outcome is not None else Waiting(),
         lineup=lineup,
         game=game,
+        draft=Draft.of_lineup(game.ruleset, lineup, language),
         game_id=stored.id,
         guards=Guards(scored_table=scored),
-        message=Message(f"game resumed after round {len(game.played)}", MESSAGE_SECONDS),
     )
+    words = phrase("game resumed after round {number}", number=len(game.played))
+    return state.saying(words, 0.0, MESSAGE_SECONDS)
 
 
 class Session:
@@ -113,6 +125,8 @@ class Session:
         self.settings = settings
         self.pictures = pictures
         """Where a committed round's pictures come from (the loop's camera)."""
+        self.steps = SetupSteps(journal, self._start)
+        """The setup steps' transitions."""
         self._snapshot = Snapshot(0, start)
 
     @classmethod
@@ -125,7 +139,32 @@ class Session:
         pictures: Pictures = no_pictures,
     ) -> "Session":
         """A session that starts with choosing the first storyteller of a new game."""
-        return cls(journal, settings, setup_state(ruleset, lineup), pictures)
+        return cls(journal, settings, setup_state(ruleset, lineup, settings.language), pictures)
+
+    @classmethod
+    def setting_up(
+        cls,
+        journal: Journal,
+        settings: Settings,
+        pictures: Pictures = no_pictures,
+        last: StoredGame | None = None,
+    ) -> "Session":
+        """A session that sets up a new game at the table, going on from the step the
+        journal kept (a restart during setup loses nothing), after `last` game."""
+        draft = Draft(language=settings.language)
+        step = "language"
+        saved = _saved_setup(journal)
+        if saved is not None:
+            step, draft = saved
+        if last is not None:
+            state = resumed_state(last, draft.language)
+            state = replace(state, draft=draft, message=None)
+        else:
+            lineup, game = placeholder(draft)
+            state = SessionState(Choosing(), lineup, game, draft)
+        session = cls(journal, settings, state, pictures)
+        session._snapshot = Snapshot(0, resumed_step(step, state, session.steps))
+        return session
 
     @classmethod
     def resumed(
@@ -136,7 +175,9 @@ class Session:
         pictures: Pictures = no_pictures,
     ) -> "Session":
         """A session going on with a game the journal kept."""
-        return cls(journal, settings, resumed_state(stored), pictures)
+        draft = _saved_draft(journal)
+        language = draft.language if draft is not None else settings.language
+        return cls(journal, settings, resumed_state(stored, language), pictures)
 
     @property
     def state(self) -> SessionState:
@@ -174,9 +215,13 @@ class Session:
         confirmed; the game goes on by hand until it is back."""
         return self.handle(TableLost(now))
 
-    def say(self, text: str, now: float) -> SessionState:
-        """Show a one-off message for a few seconds."""
-        return self.handle(Said(text, now))
+    def say(self, text: Phrase | str, now: float) -> SessionState:
+        """Show a one-off message for a few seconds (a str is shown as it is)."""
+        return self.handle(Said(text if isinstance(text, Phrase) else verbatim(text), now))
+
+    def name(self, colour: str, name: str, now: float) -> SessionState:
+        """A name typed elsewhere for the seat of `colour`, during setup."""
+        return self.handle(Named(colour, name, now))
 
     def _next(self, state: SessionState, event: Event) -> SessionState:
         """The transition: the state that follows `event` in `state`."""
@@ -191,7 +236,11 @@ class Session:
                 at = Waiting() if isinstance(state.at, Proposal) else state.at
                 return replace(state, table=None, at=at)
             case Said():
-                return _say(state, event.text, event.now)
+                return state.saying(event.text, event.now, MESSAGE_SECONDS)
+            case Named() if state.setting_up:
+                return self.steps.named(state, event.colour, event.name)
+            case Named():
+                return state
 
     def _seen(self, state: SessionState, event: Seen) -> SessionState:
         table = _read(state.game, state.lineup, event.observation, event.steady)
@@ -203,6 +252,8 @@ class Session:
                 guards = replace(guards, to_clear=False)
         state = replace(state, table=table, at=at, guards=guards)
         match at:
+            case Seating():
+                return self.steps.seen(state, at, event.observation, event.steady)
             case Choosing():
                 return self._choose_by_token(state, at, event.now)
             case Waiting() | Proposal():
@@ -214,11 +265,15 @@ class Session:
 
     def _pressed(self, state: SessionState, press: Press, now: float) -> SessionState:
         action, at = press.action, state.at
-        if action is Action.UNDO and not isinstance(at, Choosing | Editing):
+        if isinstance(at, SetupStep):
+            return self.steps.pressed(state, at, press, now)
+        if isinstance(at, Abandoning):
+            return self._abandon_press(state, at, press, now)
+        if action is Action.ABANDON:
+            return self._ask_abandon(state)
+        if action is Action.UNDO and not isinstance(at, Editing):
             return self._undo(state, now)
         match at:
-            case Choosing():
-                return self._setup_press(state, at, press, now)
             case Editing():
                 return self._editor_press(state, at, press, now)
             case _ if action is Action.FIX:
@@ -228,10 +283,12 @@ class Session:
             case Clearing() if action in (Action.CONFIRM, Action.NEXT):
                 state = replace(state, at=Waiting(), guards=replace(state.guards, to_clear=False))
                 return self._propose(state, now)
-            case Winner() if action is Action.CONFIRM:
-                if now - at.since >= WINNER_GRACE_SECONDS and not state.hopping(now):
-                    return _new_game(state)
-                return state
+            case Winner() if action in (Action.CONFIRM, Action.NEXT):
+                if now - at.since < WINNER_GRACE_SECONDS or state.hopping(now):
+                    return state
+                if action is Action.CONFIRM:
+                    return _reread(self.steps.enter_first(state, _first_index(state)))
+                return self.steps.new_group(state, self.settings.language, now)
             case _:
                 return state
 
@@ -252,26 +309,13 @@ class Session:
             return state
         (player,) = report.reveal.cards.values()
         chosen = replace(at, chosen=state.lineup.names.index(player))
-        return self._start(replace(state, at=chosen), chosen, now)
+        return self._start(replace(state, at=chosen), now)
 
-    def _setup_press(
-        self, state: SessionState, at: Choosing, press: Press, now: float
-    ) -> SessionState:
-        count = len(state.lineup.names)
-        match press.action:
-            case Action.NEXT | Action.RIGHT | Action.DOWN:
-                return replace(state, at=replace(at, chosen=(at.chosen + 1) % count))
-            case Action.LEFT | Action.UP:
-                return replace(state, at=replace(at, chosen=(at.chosen - 1) % count))
-            case Action.PICK if press.target is not None and 0 <= press.target < count:
-                return replace(state, at=replace(at, chosen=press.target))
-            case Action.CONFIRM:
-                return self._start(state, at, now)
-            case _:
-                return state
-
-    def _start(self, state: SessionState, at: Choosing, now: float) -> SessionState:
+    def _start(self, state: SessionState, now: float) -> SessionState:
         """Start the game with the chosen storyteller; the table is cleared first."""
+        at = state.at
+        if not isinstance(at, Choosing):
+            return state
         lineup = state.lineup
         first = lineup.names[at.chosen]
         game = Game.start(state.game.ruleset, lineup.names, first)
@@ -280,7 +324,9 @@ class Session:
             game_id = self.journal.start_game(game, colours)
         except (CompanionError, OSError) as error:
             failed = replace(state, at=replace(at, cleared=False))
-            return _say(failed, f"the journal cannot start a game: {error}", now)
+            words = phrase("the journal cannot start a game: {error}", error=_why(error))
+            return _say(failed, words, now)
+        self.steps.started(state)
         started = replace(
             state,
             at=Clearing(),
@@ -288,7 +334,7 @@ class Session:
             game_id=game_id,
             guards=replace(state.guards, to_clear=True),
         )
-        return _say(_reread(started), f"{first} tells first", now)
+        return _say(_reread(started), phrase("{player} tells first", player=first), now)
 
     def _propose(self, state: SessionState, now: float) -> SessionState:
         """Propose the table's round once it is legal and still, and withdraw the
@@ -314,7 +360,7 @@ class Session:
         try:
             score = state.game.score(reveal)
         except CompanionError as error:
-            return _say(replace(state, at=Waiting()), str(error), now)
+            return _say(replace(state, at=Waiting()), error.phrase, now)
         wait = None if reveal == guards.wait_for_press else self.settings.auto_confirm
         return replace(state, at=Proposal(score, now, wait))
 
@@ -336,7 +382,10 @@ class Session:
         except (CompanionError, OSError) as error:
             at = replace(state.at, wait=None) if isinstance(state.at, Proposal) else state.at
             kept = replace(state, at=at, guards=replace(state.guards, wait_for_press=reveal))
-            return _say(kept, f"round {number} was NOT saved: {error}", now)
+            words = phrase(
+                "round {number} was NOT saved: {error}", number=number, error=_why(error)
+            )
+            return _say(kept, words, now)
         table = state.table
         guards = replace(
             state.guards,
@@ -350,18 +399,21 @@ class Session:
             guards=guards,
             hop=Hop(dict(game.totals), dict(played.totals), now),
         )
-        return _say(_reread(committed), f"round {number} scored", now)
+        return _say(_reread(committed), phrase("round {number} scored", number=number), now)
 
     def _undo(self, state: SessionState, now: float) -> SessionState:
         game = state.game
         if state.game_id is None or not game.played:
-            return _say(state, "there is no round to undo", now)
+            return _say(state, phrase("there is no round to undo"), now)
         number = len(game.played)
         undone = game.played[-1].score.round.reveal
         try:
             back = self.journal.undo_round(state.game_id)
         except (CompanionError, OSError) as error:
-            return _say(state, f"round {number} could not be undone: {error}", now)
+            words = phrase(
+                "round {number} could not be undone: {error}", number=number, error=_why(error)
+            )
+            return _say(state, words, now)
         scored = back.played[-1].score.round.reveal if back.played else None
         undone_state = replace(
             state,
@@ -370,13 +422,44 @@ class Session:
             guards=Guards(scored_table=scored, to_clear=False, wait_for_press=undone),
             hop=Hop(dict(game.totals), dict(back.totals), now),
         )
-        return _say(_reread(undone_state), f"round {number} undone", now)
+        return _say(_reread(undone_state), phrase("round {number} undone", number=number), now)
+
+    def _ask_abandon(self, state: SessionState) -> SessionState:
+        """A long hold asks whether to give up the game in progress."""
+        at = state.at
+        if state.game_id is None or state.game.outcome is not None:
+            return state
+        if isinstance(at, Waiting | Proposal | Clearing | Editing):
+            return replace(state, at=Abandoning(at))
+        return state
+
+    def _abandon_press(
+        self, state: SessionState, at: Abandoning, press: Press, now: float
+    ) -> SessionState:
+        """Confirm gives the game up; anything else goes back to it."""
+        if press.action is not Action.CONFIRM:
+            return replace(state, at=at.opened_from)
+        if state.game_id is None:
+            return replace(state, at=at.opened_from)
+        number = state.game_id
+        try:
+            self.journal.abandon_game(number)
+        except (CompanionError, OSError) as error:
+            words = phrase(
+                "game {number} could not be given up: {error}", number=number, error=_why(error)
+            )
+            return _say(replace(state, at=at.opened_from), words, now)
+        left = replace(state, game_id=None, hop=None, guards=Guards())
+        left = self.steps.new_group(left, self.settings.language, now)
+        return _say(
+            left, phrase("game {number} given up; it stays in the journal", number=number), now
+        )
 
     def _open_editor(self, state: SessionState) -> SessionState:
         if state.game_id is None:
             return state
         at = state.at
-        if isinstance(at, Choosing | Editing):
+        if isinstance(at, SetupStep | Editing | Abandoning):
             return state
         live = state.table.report.reveal if state.table is not None else Reveal({})
         editor = RoundEditor.open(state.game, self.settings.slots, live)
@@ -410,7 +493,13 @@ class Session:
         editor = at.editor
         problems = editor.problems()
         if problems:
-            refused = (f"round {editor.number} cannot be saved: {problems[0]}",)
+            refused = (
+                phrase(
+                    "round {number} cannot be saved: {problem}",
+                    number=editor.number,
+                    problem=problems[0],
+                ),
+            )
             return replace(state, at=replace(at, problems=refused))
         if not editor.past:
             return self._commit(replace(state, at=at), editor.reveal(), now, None)
@@ -419,11 +508,12 @@ class Session:
         try:
             game = self.journal.correct_round(state.game_id, editor.number, editor.reveal())
         except (CompanionError, OSError) as error:
-            return replace(state, at=replace(at, problems=(str(error),)))
+            return replace(state, at=replace(at, problems=(_why(error),)))
         corrected = replace(
             state, game=game, hop=Hop(dict(state.game.totals), dict(game.totals), now)
         )
-        said = _say(corrected, f"round {editor.number} corrected and the game rescored", now)
+        words = phrase("round {number} corrected and the game rescored", number=editor.number)
+        said = _say(corrected, words, now)
         return _close_editor(said, at, now)
 
 
@@ -441,23 +531,34 @@ def _reread(state: SessionState) -> SessionState:
     return replace(state, table=_read(state.game, state.lineup, table.observation, table.steady))
 
 
-def _say(state: SessionState, text: str, now: float) -> SessionState:
-    return replace(state, message=Message(text, now + MESSAGE_SECONDS))
+def _say(state: SessionState, text: Phrase, now: float) -> SessionState:
+    return state.saying(text, now, MESSAGE_SECONDS)
 
 
-def _new_game(state: SessionState) -> SessionState:
-    """Back to choosing the first storyteller, with the same players and rules."""
-    game, lineup = state.game, state.lineup
-    chosen = lineup.names.index(game.first_storyteller)
-    fresh = replace(
-        state,
-        at=Choosing(chosen),
-        game=Game.start(game.ruleset, lineup.names, lineup.names[0]),
-        game_id=None,
-        hop=None,
-        guards=replace(state.guards, scored_table=None),
-    )
-    return _reread(fresh)
+def _why(error: Exception) -> Phrase:
+    """An error's words: a companion error's phrase, or the system's own message."""
+    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))
+
+
+def _saved_setup(journal: Journal) -> tuple[str, Draft] | None:
+    """The setup step and draft the journal kept, if it kept one this companion can use."""
+    try:
+        saved = journal.saved_setup()
+        return None if saved is None else (saved[0], Draft.from_document(saved[1]))
+    except (CompanionError, OSError):
+        return None
+
+
+def _saved_draft(journal: Journal) -> Draft | None:
+    saved = _saved_setup(journal)
+    return None if saved is None else saved[1]
+
+
+def _first_index(state: SessionState) -> int:
+    """Who told first in the last game: the next game offers the same."""
+    names = state.lineup.names
+    first = state.game.first_storyteller
+    return names.index(first) if first in names else 0
 
 
 def _close_editor(state: SessionState, editing: Editing, now: float) -> SessionState:

@@ -9,14 +9,18 @@ state and an event and return the next state, and the screen, the LED strip and
 the web page read a `Snapshot` of it, safely from any thread.
 """
 
+import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from companion.app.draft import Draft
 from companion.app.editor import RoundEditor
 from companion.app.lineup import Lineup
 from companion.app.table import TableReport
+from companion.language import Language
+from companion.phrases import Phrase
 from companion.rules import Game, Reveal, RoundScore
 from companion.vision.records import TableObservation
 
@@ -27,8 +31,20 @@ ANIMATION_SECONDS = 1.5
 class Phase(enum.Enum):
     """Which phase the table is in: the name of each phase record."""
 
+    LANGUAGE = "language"
+    """Setting up a game: the table's language."""
+    EDITION = "edition"
+    """Setting up a game: which edition of Dixit."""
+    SEATS = "seats"
+    """Setting up a game: who plays, and where each player sits."""
+    NAMES = "names"
+    """Setting up a game: the players' names (optional)."""
+    OPTIONS = "options"
+    """Setting up a game: the edition's presets, changed or not."""
     SETUP = "setup"
-    """Choosing the first storyteller before round 1."""
+    """Setting up a game, last step: who tells first."""
+    ABANDONING = "abandoning"
+    """Asking whether to give up the game in progress."""
     WAITING = "waiting"
     """The round is being laid out; the table is read as it changes."""
     PROPOSAL = "proposal"
@@ -39,6 +55,58 @@ class Phase(enum.Enum):
     """A round is entered or corrected by hand."""
     WINNER = "winner"
     """The game is over."""
+
+
+@dataclass(frozen=True)
+class PickingLanguage:
+    """Setup: the language the table speaks to this group."""
+
+    phase: ClassVar[Phase] = Phase.LANGUAGE
+    cursor: int = 0
+    """The language Next has moved to, in `Language` order."""
+
+
+@dataclass(frozen=True)
+class PickingEdition:
+    """Setup: the edition, each with its one-line description and player range."""
+
+    phase: ClassVar[Phase] = Phase.EDITION
+    cursor: int = 0
+    """The edition Next has moved to, in the registry's order."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Setup: each player lays an owner token on a card; its slot gives the seat."""
+
+    phase: ClassVar[Phase] = Phase.SEATS
+    cursor: int = 0
+    """The kit colour Next has moved to (the last place is "done")."""
+    cleared: bool = False
+    """Whether an empty table has been seen since this step began: the last game's
+    tokens must not seat anybody."""
+    problems: tuple[Phrase, ...] = ()
+    """What on the table cannot be a seat (two tokens on one card, another kit's)."""
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Setup: names for the seats (optional); names used at this table are offered."""
+
+    phase: ClassVar[Phase] = Phase.NAMES
+    cursor: int = 0
+    """The seat Next has moved to (the last place is "done")."""
+    offered: tuple[str, ...] = ()
+    """Names used at this table before, newest first."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Setup: the edition's presets, and a round limit for a café's time slots."""
+
+    phase: ClassVar[Phase] = Phase.OPTIONS
+    cursor: int = 0
+    """The option Next has moved to (the last place is "done")."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +158,7 @@ class Editing:
     """The round as the rows say."""
     opened_from: "Waiting | Proposal | Clearing | Winner"
     """The phase the editor was opened from."""
-    problems: tuple[str, ...] = ()
+    problems: tuple[Phrase, ...] = ()
     """Why the last Save did not go through (the rules' own problems are the editor's)."""
 
 
@@ -103,7 +171,33 @@ class Winner:
     """When the game ended; Confirm is ignored for a moment after (a bounced press)."""
 
 
-PhaseState = Choosing | Waiting | Proposal | Clearing | Editing | Winner
+@dataclass(frozen=True)
+class Abandoning:
+    """Asking whether to give up the game in progress: Confirm gives it up (it stays in
+    the journal, marked abandoned), anything else goes back to it."""
+
+    phase: ClassVar[Phase] = Phase.ABANDONING
+    opened_from: "Waiting | Proposal | Clearing | Editing"
+    """The phase the question was asked from."""
+
+
+SetupStep = PickingLanguage | PickingEdition | Seating | Naming | Tuning | Choosing
+"""A step of setting up a game, in the order they come."""
+
+PhaseState = (
+    PickingLanguage
+    | PickingEdition
+    | Seating
+    | Naming
+    | Tuning
+    | Choosing
+    | Waiting
+    | Proposal
+    | Clearing
+    | Editing
+    | Winner
+    | Abandoning
+)
 """One phase record."""
 
 
@@ -148,7 +242,7 @@ class Hop:
 class Message:
     """A one-off message ("round 4 undone"), shown until a moment."""
 
-    text: str
+    text: Phrase
     """The words."""
     until: float
     """When it goes."""
@@ -163,7 +257,11 @@ class SessionState:
     lineup: Lineup
     """Who plays in which colour."""
     game: Game
-    """The game as committed (before round 1: the game about to start)."""
+    """The game as committed (before round 1: the game about to start; while a new
+    game is set up, the last one, which the setup can go back to)."""
+    draft: Draft
+    """The next game as set up, or the game being played as it was set up; its
+    language is the table's."""
     game_id: int | None = None
     """The game's number in the journal, once started."""
     table: TableRead | None = None
@@ -191,7 +289,21 @@ class SessionState:
         """The round editor, in `Phase.EDITING`."""
         return self.at.editor if isinstance(self.at, Editing) else None
 
-    def says(self, now: float) -> str | None:
+    @property
+    def language(self) -> Language:
+        """The language the table speaks."""
+        return self.draft.language
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether a new game is being set up."""
+        return isinstance(self.at, SetupStep)
+
+    def saying(self, text: Phrase, now: float, seconds: float = 6.0) -> "SessionState":
+        """The state with a one-off message on the screen for `seconds` from `now`."""
+        return dataclasses.replace(self, message=Message(text, now + seconds))
+
+    def says(self, now: float) -> Phrase | None:
         """The one-off message still on the screen at `now`."""
         message = self.message
         return message.text if message is not None and now < message.until else None

@@ -18,6 +18,7 @@ from companion.doctor.findings import OPTIONS, Finding, Status
 from companion.errors import CompanionError, SettingError, UnreadableFileError
 from companion.service_options import (
     DEFAULT_PLAY_OPTIONS,
+    GAME_OPTIONS,
     OPTIONS_FILE,
     OPTIONS_VARIABLE,
     SERVICE_STATE_DIR,
@@ -242,5 +243,15 @@ def options_finding(path: Path, journal: Path = SERVICE_JOURNAL) -> Finding:
             OPTIONS,
             f"{OPTIONS_VARIABLE} in {path}: {err}",
             f"put it right in {path}, then: sudo systemctl restart dixit-companion",
+        )
+    fixed = [w for w in words if w.partition("=")[0] in GAME_OPTIONS]
+    if fixed:
+        return Finding(
+            Status.WARN,
+            OPTIONS,
+            f"{', '.join(fixed)} in {path} give every group the same game",
+            f"remove them from {OPTIONS_VARIABLE}: each group sets up its own game on the "
+            "table's screen (the file holds only the table's language, strip, pins and "
+            "auto-confirm); then: sudo systemctl restart dixit-companion",
         )
     return Finding(Status.OK, OPTIONS, f"{' '.join(words) or 'defaults'} ({path}{default})")

@@ -1,0 +1,352 @@
+"""What the screen shows while a group sets up its game: every word of every step.
+
+Like `present`, this module decides what the setup screens say, in the table's
+language, and leaves where it goes to the display. The step being shown is read
+from a frozen `SessionState`.
+"""
+
+from companion.app.draft import KIT_COLOURS, OPTION_CHOICES, Draft
+from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, seats_on_table
+from companion.app.states import (
+    Choosing,
+    Naming,
+    PickingEdition,
+    PickingLanguage,
+    Seating,
+    SessionState,
+    SetupStep,
+    Tuning,
+)
+from companion.colours import BY_NAME, WORDS
+from companion.display.view import Choice, Group, StepView
+from companion.phrases import Phrase, Translations, in_context, listing, phrase, plural
+from companion.rules import Ruleset, find_ruleset
+from companion.rules import Seating as Seats
+
+STEP_WORDS = (
+    in_context("setup step", "Language"),
+    in_context("setup step", "Edition"),
+    in_context("setup step", "Players"),
+    in_context("setup step", "Names"),
+    in_context("setup step", "Options"),
+    in_context("setup step", "First storyteller"),
+)
+"""The steps' short names, for the progress line."""
+
+OPTION_WORDS: dict[str, Phrase] = {
+    "target": phrase("Score to reach"),
+    "bonus_cap": phrase("Most bonus points"),
+    "storyteller_turns": phrase("Turns as storyteller"),
+    "deck": phrase("Cards in the deck"),
+    "round_limit": phrase("Round limit"),
+}
+"""Each option's name on the options page."""
+
+DONE = in_context("setup choice", "Done: go on")
+"""The last line of a list step, which goes on to the next step."""
+
+
+def setup_view(state: SessionState, now: float, words: Translations) -> StepView:
+    """The setup step the state is at, in the table's language."""
+    at = state.at
+    assert isinstance(at, SetupStep)
+    draft = state.draft
+    steps = tuple(w.render(words) for w in STEP_WORDS)
+    problem = state.says(now)
+    said = (problem.render(words),) if problem is not None else ()
+    summary = game_summary(draft, words)
+    match at:
+        case PickingLanguage():
+            return StepView(
+                steps,
+                0,
+                phrase("Which language?").render(words),
+                tuple(
+                    Choice(language.native_name, selected=i == at.cursor, picked=i == at.cursor)
+                    for i, language in enumerate(LANGUAGES)
+                ),
+                _hint_list(words),
+                problems=said,
+            )
+        case PickingEdition():
+            return StepView(
+                steps,
+                1,
+                phrase("Which edition?").render(words),
+                tuple(
+                    _edition(find_ruleset(name), i == at.cursor, draft, words)
+                    for i, name in enumerate(EDITIONS)
+                ),
+                _hint_list(words),
+                summary=summary,
+                problems=said,
+            )
+        case Seating():
+            return _seats(state, at, steps, words, summary, said)
+        case Naming():
+            return _names(state, at, steps, words, summary, said)
+        case Tuning():
+            return _options(draft, at, steps, words, summary, said)
+        case Choosing():
+            lineup = state.lineup
+            return StepView(
+                steps,
+                5,
+                phrase("Who tells first?").render(words),
+                tuple(
+                    Choice(
+                        name,
+                        colours=(lineup.rgb_of(name),),
+                        selected=i == at.chosen,
+                        picked=i == at.chosen,
+                        badge=phrase("tells first").render(words) if i == at.chosen else "",
+                    )
+                    for i, name in enumerate(lineup.names)
+                ),
+                phrase(
+                    "Press Next or touch a name, then Confirm; or lay your owner token on a card"
+                ).render(words),
+                summary=summary,
+                problems=said,
+                columns=1 if len(lineup.names) <= 6 else 2,
+            )
+
+
+def game_summary(draft: Draft, words: Translations) -> str:
+    """The game as set up so far: "Dixit Odyssey, 5 players, to 30 points"."""
+    rules = draft.rules
+    parts = [rules.title_words.render(words)]
+    if draft.seats:
+        parts.append(plural("{n} player", "{n} players", len(draft.seats)).render(words))
+    parts.append(ends(rules).render(words))
+    return ", ".join(parts)
+
+
+def ends(rules: Ruleset) -> Phrase:
+    """When a game of these rules ends, in a few words."""
+    terms: list[Phrase] = []
+    if rules.target is not None:
+        terms.append(phrase("to {target} points", target=rules.target))
+    if rules.storyteller_turns is not None:
+        terms.append(
+            plural(
+                "{n} turn as storyteller each",
+                "{n} turns as storyteller each",
+                rules.storyteller_turns,
+            )
+        )
+    if rules.round_limit is not None:
+        terms.append(plural("at most {n} round", "at most {n} rounds", rules.round_limit))
+    if not terms:
+        return phrase("until the deck runs out")
+    return phrase("{first}", first=listing(terms))
+
+
+def _edition(rules: Ruleset, selected: bool, draft: Draft, words: Translations) -> Choice:
+    counts = rules.player_counts
+    span = (
+        phrase("{low} to {high} players", low=counts[0], high=counts[-1])
+        if counts[-1] - counts[0] == len(counts) - 1
+        else phrase("{counts} players", counts=listing([str(c) for c in counts]))
+    )
+    detail = phrase("{summary} ({players})", summary=rules.summary, players=span)
+    return Choice(
+        rules.title_words.render(words),
+        detail.render(words),
+        selected=selected,
+        picked=rules.name == draft.ruleset,
+    )
+
+
+def _seats(
+    state: SessionState,
+    at: Seating,
+    steps: tuple[str, ...],
+    words: Translations,
+    summary: str,
+    said: tuple[str, ...],
+) -> StepView:
+    draft = state.draft
+    slots: dict[str, int] = {}
+    table = state.table
+    if table is not None:
+        for slot, contents in table.observation.slots.items():
+            for colour in contents.owners:
+                slots.setdefault(colour, slot)
+    choices = []
+    for i, colour in enumerate(KIT_COLOURS):
+        seat = draft.seats.index(colour) + 1 if colour in draft.seats else None
+        badge = ""
+        if seat is not None:
+            badge = (
+                phrase("seat {seat}, slot {slot}", seat=seat, slot=slots[colour])
+                if colour in slots
+                else phrase("seat {seat}", seat=seat)
+            ).render(words)
+        choices.append(
+            Choice(
+                _capital(WORDS[colour].render(words)),
+                draft.name_of(colour) if seat is not None and dict(draft.names).get(colour) else "",
+                colours=(BY_NAME[colour].rgb,),
+                selected=i == at.cursor,
+                picked=seat is not None,
+                badge=badge,
+            )
+        )
+    choices.append(Choice(DONE.render(words), selected=at.cursor == len(KIT_COLOURS)))
+    problems = [p.render(words) for p in at.problems]
+    if not at.cleared and table is not None and seats_on_table(table.observation).tokens:
+        problems.append(
+            phrase("clear the table first: the last game's tokens are still on it").render(words)
+        )
+    rules = find_ruleset(draft.ruleset)
+    if draft.seats and not draft.seats_fit():
+        counts = rules.player_counts
+        problems.append(
+            phrase(
+                "{edition} needs {low} to {high} players",
+                edition=rules.title_words,
+                low=counts[0],
+                high=counts[-1],
+            ).render(words)
+            if counts[-1] - counts[0] == len(counts) - 1
+            else phrase(
+                "{edition} is played by {counts} players",
+                edition=rules.title_words,
+                counts=listing([str(c) for c in counts]),
+            ).render(words)
+        )
+    return StepView(
+        steps,
+        2,
+        phrase("Who plays? Each player lays an owner token on a card").render(words),
+        tuple(choices),
+        phrase(
+            "The slot a token lies on is its player's seat: slot 1 first, then clockwise. "
+            "Without tokens: Next moves, Confirm seats a colour"
+        ).render(words),
+        summary=summary,
+        problems=(*said, *problems),
+        groups=_teams(draft, words),
+        columns=2,
+    )
+
+
+def _teams(draft: Draft, words: Translations) -> tuple[Group, ...]:
+    """The teams that follow from the seating (seats i and i + n/2), in team editions."""
+    rules = find_ruleset(draft.ruleset)
+    if not draft.seats_fit():
+        return ()
+    names = tuple(draft.name_of(c) for c in draft.seats)
+    seating = Seats(names)
+    scorers = rules.scorers(seating)
+    if scorers == names:
+        return ()
+    colour = dict(zip(names, draft.seats, strict=True))
+    return tuple(
+        Group(
+            phrase("Team {number}", number=i + 1).render(words),
+            tuple((p, BY_NAME[colour[p]].rgb) for p in pair),
+        )
+        for i, pair in enumerate(seating.pairs)
+    )
+
+
+def _names(
+    state: SessionState,
+    at: Naming,
+    steps: tuple[str, ...],
+    words: Translations,
+    summary: str,
+    said: tuple[str, ...],
+) -> StepView:
+    draft = state.draft
+    given = dict(draft.names)
+    choices = [
+        Choice(
+            draft.name_of(colour),
+            phrase("seat {seat}", seat=i + 1).render(words)
+            if colour in given
+            else phrase(
+                "seat {seat}, no name: plays as {colour}", seat=i + 1, colour=WORDS[colour]
+            ).render(words),
+            colours=(BY_NAME[colour].rgb,),
+            selected=i == at.cursor,
+            picked=colour in given,
+        )
+        for i, colour in enumerate(draft.seats)
+    ]
+    choices.append(Choice(DONE.render(words), selected=at.cursor == len(draft.seats)))
+    hint = (
+        phrase(
+            "Names are optional. Confirm or < > gives a seat a name used here before; "
+            "names typed on a phone appear at once"
+        )
+        if at.offered
+        else phrase("Names are optional: names typed on a phone appear at once")
+    )
+    return StepView(
+        steps,
+        3,
+        phrase("Names").render(words),
+        tuple(choices),
+        hint.render(words),
+        summary=summary,
+        problems=said,
+        columns=1 if len(draft.seats) <= 6 else 2,
+    )
+
+
+def _options(
+    draft: Draft,
+    at: Tuning,
+    steps: tuple[str, ...],
+    words: Translations,
+    summary: str,
+    said: tuple[str, ...],
+) -> StepView:
+    preset = find_ruleset(draft.ruleset)
+    choices = []
+    for i, name in enumerate(OPTIONS):
+        value = draft.option(name)
+        shown = _value(name, value).render(words)
+        if value != getattr(preset, name):
+            shown = phrase(
+                "{value} (preset: {preset})",
+                value=shown,
+                preset=_value(name, getattr(preset, name)),
+            ).render(words)
+        choices.append(Choice(OPTION_WORDS[name].render(words), shown, selected=i == at.cursor))
+    choices.append(Choice(DONE.render(words), selected=at.cursor == len(OPTIONS)))
+    return StepView(
+        steps,
+        4,
+        phrase("Options").render(words),
+        tuple(choices),
+        phrase("Next moves; Confirm or < > changes the value").render(words),
+        summary=summary,
+        problems=said,
+    )
+
+
+def _value(name: str, value: int | None) -> Phrase:
+    if value is None:
+        return phrase("no limit")
+    if name == "deck":
+        return plural("{n} card", "{n} cards", value)
+    if name == "round_limit":
+        return plural("{n} round", "{n} rounds", value)
+    if name == "storyteller_turns":
+        return plural("{n} turn", "{n} turns", value)
+    return phrase("{value}", value=value)
+
+
+def _hint_list(words: Translations) -> str:
+    return phrase("Touch a line, or press Next to move and Confirm to pick").render(words)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+__all__ = ["OPTION_CHOICES", "game_summary", "setup_view"]
