@@ -7,7 +7,9 @@ themselves, so a slow frame or a database write can never be entered from two th
 
 How the presses are read, so that a brush of the hand never changes the game:
 
-- Confirm: posts `Action.CONFIRM` as it goes down.
+- Confirm: posts `Action.CONFIRM` as it goes down, and `Action.ABANDON` (once) when
+  held for `abandon_hold_seconds`, long enough that no one gives up a game by leaning
+  on it; the session then asks for a fresh Confirm before it abandons anything.
 - Undo: posts `Action.UNDO` only once it has been *held* for `undo_hold_seconds`;
   a short press posts nothing.
 - Next: posts `Action.NEXT` when let go before `next_hold_seconds`, and `Action.FIX`
@@ -93,6 +95,8 @@ class ButtonPins:
     """How long Undo must be held before it undoes; a shorter press does nothing."""
     next_hold_seconds: float = 1.0
     """How long Next must be held to mean Fix instead of Next."""
+    abandon_hold_seconds: float = 4.0
+    """How long Confirm must be held to ask to give up the game in progress."""
 
     def __post_init__(self) -> None:
         for role, pin in self.by_role().items():
@@ -100,6 +104,7 @@ class ButtonPins:
         check_distinct(self.by_role())
         check_hold("the undo button", self.undo_hold_seconds)
         check_hold("the next button", self.next_hold_seconds)
+        check_hold("the confirm button", self.abandon_hold_seconds)
 
     def by_role(self) -> dict[str, int]:
         """The pins keyed by what they are, in words ("the undo button": 27)."""
@@ -110,13 +115,9 @@ class ButtonPins:
         }
 
 
-def _open_button(
-    role: str, pin: int, hold_seconds: float | None, pin_factory: Factory | None
-) -> Button:
-    """One pulled-up gpiozero button, with gpiozero's errors turned into ours.
-
-    `hold_seconds` is None for a button whose holds mean nothing (gpiozero's default).
-    """
+def _open_button(role: str, pin: int, hold_seconds: float, pin_factory: Factory | None) -> Button:
+    """One pulled-up gpiozero button held for `hold_seconds` to count as held, with
+    gpiozero's errors turned into ours."""
     if pin_factory is None:
         pwm_mock_if_asked()
     try:
@@ -134,8 +135,7 @@ def _open_button(
         raise HardwareUnavailableError(
             f"{role}: GPIO{pin} could not be opened ({reason(error)})"
         ) from error
-    if hold_seconds is not None:
-        button.hold_time = hold_seconds
+    button.hold_time = hold_seconds
     return button
 
 
@@ -187,13 +187,16 @@ class Buttons(Closing):
         """Where the buttons are wired."""
         self._buttons: list[Button] = []
         try:
-            confirm = self._open("the confirm button", pins.confirm, None, pin_factory)
+            confirm = self._open(
+                "the confirm button", pins.confirm, pins.abandon_hold_seconds, pin_factory
+            )
             undo = self._open("the undo button", pins.undo, pins.undo_hold_seconds, pin_factory)
             nxt = self._open("the next button", pins.next, pins.next_hold_seconds, pin_factory)
         except BaseException:
             self.close()
             raise
         confirm.when_pressed = lambda: post(Press(Action.CONFIRM))
+        confirm.when_held = lambda: post(Press(Action.ABANDON))
         undo.when_held = lambda: post(Press(Action.UNDO))
         next_press = _NextPress(post)
         nxt.when_pressed = next_press.pressed
@@ -201,7 +204,7 @@ class Buttons(Closing):
         nxt.when_released = next_press.released
 
     def _open(
-        self, role: str, pin: int, hold_seconds: float | None, pin_factory: Factory | None
+        self, role: str, pin: int, hold_seconds: float, pin_factory: Factory | None
     ) -> Button:
         button = _open_button(role, pin, hold_seconds, pin_factory)
         self._buttons.append(button)

@@ -3,12 +3,15 @@ offscreen surface when there is no display at all (tests, a headless demo).
 
 It draws views and turns the keyboard, mouse and touch screen into presses. Clicks
 and touches are looked up in the map of the frame last shown, so a touch always
-means what the player saw under their finger.
+means what the player saw under their finger. A touch or click held for
+`ABANDON_TOUCH_SECONDS` where there is no button asks to give up the game when let go:
+the touch screen's long hold, as the Confirm button has its own.
 """
 
 import enum
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 
 import pygame
@@ -23,6 +26,12 @@ from companion.errors import SettingError
 CAPTION = "Dixit table companion"
 CONSOLE_DRIVERS = frozenset({"kmsdrm", "fbcon"})
 """SDL video drivers that draw on the Pi's console without a desktop."""
+ABANDON_TOUCH_SECONDS = 3.0
+"""How long a touch or click on no button must last to ask to give up the game; long
+enough that no hand resting on the screen does it. Timed from when the loop reads the
+touch and its release, so to within a frame."""
+MOUSE: Hashable = "mouse"
+"""The pointer a mouse click is held by; a finger is (touch id, finger id)."""
 
 KEYS: Mapping[int, Action] = {
     pygame.K_RETURN: Action.CONFIRM,
@@ -33,6 +42,7 @@ KEYS: Mapping[int, Action] = {
     pygame.K_n: Action.NEXT,
     pygame.K_TAB: Action.NEXT,
     pygame.K_f: Action.FIX,
+    pygame.K_a: Action.ABANDON,
     pygame.K_UP: Action.UP,
     pygame.K_DOWN: Action.DOWN,
     pygame.K_LEFT: Action.LEFT,
@@ -80,11 +90,17 @@ class Screen(Closing):
     """Draws views and collects the presses made on the keyboard, mouse and touch."""
 
     def __init__(
-        self, size: tuple[int, int] = (1280, 720), mode: DisplayMode = DisplayMode.WINDOW
+        self,
+        size: tuple[int, int] = (1280, 720),
+        mode: DisplayMode = DisplayMode.WINDOW,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.mode = mode
         self._hits = HitMap()
         self._closed = False
+        self._clock = clock
+        self._held_since: dict[Hashable, float] = {}
+        """When each pointer down on no button went down, until it is let go."""
         if mode is DisplayMode.HEADLESS:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         pygame.display.init()
@@ -133,15 +149,33 @@ class Screen(Closing):
         if event.type == pygame.KEYDOWN:
             action = KEYS.get(event.key)
             return None if action is None else Press(action)
-        if event.type == pygame.MOUSEBUTTONDOWN:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             # A touch also arrives as a synthesised mouse click: only the finger counts.
             if event.button != pygame.BUTTON_LEFT or getattr(event, "touch", False):
                 return None
-            return self._hits.press_at(*event.pos)
+            if event.type == pygame.MOUSEBUTTONUP:
+                return self._let_go(MOUSE)
+            return self._touched(MOUSE, *event.pos)
         if event.type == pygame.FINGERDOWN:
             width, height = self.surface.get_size()
-            return self._hits.press_at(event.x * width, event.y * height)
+            return self._touched(_finger(event), event.x * width, event.y * height)
+        if event.type == pygame.FINGERUP:
+            return self._let_go(_finger(event))
         return None
+
+    def _touched(self, pointer: Hashable, x: float, y: float) -> Press | None:
+        """The press under the pointer; where there is none, the hold starts."""
+        press = self._hits.press_at(x, y)
+        if press is None:
+            self._held_since[pointer] = self._clock()
+        return press
+
+    def _let_go(self, pointer: Hashable) -> Press | None:
+        """ABANDON when the pointer was held long enough on no button, else nothing."""
+        since = self._held_since.pop(pointer, None)
+        if since is None or self._clock() - since < ABANDON_TOUCH_SECONDS:
+            return None
+        return Press(Action.ABANDON)
 
     def save_png(self, path: Path | str) -> None:
         """The frame last drawn, as a PNG file."""
@@ -153,3 +187,8 @@ class Screen(Closing):
             return
         self._closed = True
         pygame.display.quit()
+
+
+def _finger(event: pygame.event.Event) -> Hashable:
+    """The pointer a finger event belongs to, so two fingers are timed apart."""
+    return (event.touch_id, event.finger_id)

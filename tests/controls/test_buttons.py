@@ -34,8 +34,11 @@ def posted() -> "queue.Queue[Press]":
     return queue.Queue()
 
 
-def open_buttons(factory: MockFactory, posted: "queue.Queue[Press]", hold: float) -> Buttons:
-    pins = ButtonPins(undo_hold_seconds=hold, next_hold_seconds=hold)
+def open_buttons(
+    factory: MockFactory, posted: "queue.Queue[Press]", hold: float, abandon: float = LONG_HOLD
+) -> Buttons:
+    """The buttons with Undo and Next held for `hold`, and Confirm for `abandon`."""
+    pins = ButtonPins(undo_hold_seconds=hold, next_hold_seconds=hold, abandon_hold_seconds=abandon)
     return Buttons(pins, posted.put, pin_factory=factory)
 
 
@@ -53,6 +56,40 @@ def test_confirm_press_posts_confirm(factory: MockFactory, posted: "queue.Queue[
         factory.pin(17).drive_low()
         assert next_post(posted) == Press(Action.CONFIRM)
         factory.pin(17).drive_high()
+
+
+def test_short_confirm_press_posts_confirm_only(
+    factory: MockFactory, posted: "queue.Queue[Press]"
+) -> None:
+    with open_buttons(factory, posted, LONG_HOLD, abandon=QUIET):
+        tap(factory, 17)
+        assert next_post(posted) == Press(Action.CONFIRM)
+        with pytest.raises(queue.Empty):
+            posted.get(timeout=2 * QUIET)
+
+
+def test_held_confirm_posts_confirm_then_abandon_once(
+    factory: MockFactory, posted: "queue.Queue[Press]"
+) -> None:
+    with open_buttons(factory, posted, LONG_HOLD, abandon=SHORT_HOLD):
+        factory.pin(17).drive_low()
+        assert next_post(posted) == Press(Action.CONFIRM)
+        assert next_post(posted) == Press(Action.ABANDON)
+        with pytest.raises(queue.Empty):
+            posted.get(timeout=QUIET)
+        factory.pin(17).drive_high()
+        assert posted.empty()
+
+
+def test_each_hold_of_confirm_asks_to_abandon_afresh(
+    factory: MockFactory, posted: "queue.Queue[Press]"
+) -> None:
+    with open_buttons(factory, posted, LONG_HOLD, abandon=SHORT_HOLD):
+        for _ in range(2):
+            factory.pin(17).drive_low()
+            assert next_post(posted) == Press(Action.CONFIRM)
+            assert next_post(posted) == Press(Action.ABANDON)
+            factory.pin(17).drive_high()
 
 
 def test_short_undo_press_posts_nothing(factory: MockFactory, posted: "queue.Queue[Press]") -> None:
@@ -113,6 +150,7 @@ def test_default_pins_are_bcm_17_27_22() -> None:
     pins = ButtonPins()
     assert (pins.confirm, pins.undo, pins.next) == (17, 27, 22)
     assert (pins.undo_hold_seconds, pins.next_hold_seconds) == (1.5, 1.0)
+    assert pins.abandon_hold_seconds == 4.0
 
 
 def test_same_pin_twice_is_refused_naming_both_buttons() -> None:
@@ -132,6 +170,12 @@ def test_pin_that_is_not_a_header_gpio_number_is_refused(pin: object) -> None:
 def test_hold_time_that_is_not_positive_is_refused(seconds: float) -> None:
     with pytest.raises(PinSettingError, match="next button: hold time"):
         ButtonPins(next_hold_seconds=seconds)
+
+
+@pytest.mark.parametrize("seconds", [0, -4.0, float("nan"), float("inf")])
+def test_abandon_hold_time_that_is_not_positive_is_refused(seconds: float) -> None:
+    with pytest.raises(PinSettingError, match="confirm button: hold time"):
+        ButtonPins(abandon_hold_seconds=seconds)
 
 
 def test_close_twice_is_harmless(factory: MockFactory, posted: "queue.Queue[Press]") -> None:

@@ -9,14 +9,35 @@ import pygame
 import pytest
 
 from companion.actions import Action, Press
-from companion.display.screen import KEYS, DisplayMode, Screen, choose_mode
+from companion.display.screen import (
+    ABANDON_TOUCH_SECONDS,
+    KEYS,
+    DisplayMode,
+    Screen,
+    choose_mode,
+)
 from companion.display.view import ScreenView
 from tests.display import sample_views
 
 
+class Clock:
+    """A clock that a test moves by hand, so that holds take no real time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @pytest.fixture
-def screen() -> Iterator[Screen]:
-    shown = Screen((1280, 720), DisplayMode.HEADLESS)
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def screen(clock: Clock) -> Iterator[Screen]:
+    shown = Screen((1280, 720), DisplayMode.HEADLESS, clock)
     shown.presses()
     yield shown
     shown.close()
@@ -29,9 +50,40 @@ def centre_of(screen: Screen, press: Press) -> tuple[int, int]:
     return (x + w // 2, y + h // 2)
 
 
+def nowhere(screen: Screen) -> tuple[int, int]:
+    """A point of the frame shown where there is nothing to touch."""
+    width, height = screen.surface.get_size()
+    for y in range(5, height, 10):
+        for x in range(5, width, 10):
+            if screen.hits.press_at(x, y) is None:
+                return (x, y)
+    raise AssertionError("every point of the frame can be touched")
+
+
 def click(at: tuple[int, int], button: int = pygame.BUTTON_LEFT, touch: bool = False) -> None:
     pygame.event.post(
         pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=button, touch=touch)
+    )
+
+
+def release(at: tuple[int, int], button: int = pygame.BUTTON_LEFT, touch: bool = False) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=button, touch=touch))
+
+
+def finger(kind: int, at: tuple[int, int], finger_id: int = 0) -> None:
+    """A finger going down (FINGERDOWN) or up (FINGERUP) at `at` on the 1280x720 screen."""
+    x, y = at
+    pygame.event.post(
+        pygame.event.Event(
+            kind,
+            x=x / 1280,
+            y=y / 720,
+            dx=0.0,
+            dy=0.0,
+            touch_id=0,
+            finger_id=finger_id,
+            pressure=1.0,
+        )
     )
 
 
@@ -52,6 +104,7 @@ def test_every_key_makes_its_press(screen: Screen) -> None:
         (pygame.K_n, Action.NEXT),
         (pygame.K_TAB, Action.NEXT),
         (pygame.K_f, Action.FIX),
+        (pygame.K_a, Action.ABANDON),
         (pygame.K_UP, Action.UP),
         (pygame.K_DOWN, Action.DOWN),
         (pygame.K_LEFT, Action.LEFT),
@@ -140,6 +193,72 @@ def test_clicks_follow_the_frame_last_shown(screen: Screen) -> None:
     screen.show(sample_views.three_players())
     click(row)
     assert Press(Action.PICK, 0) not in screen.presses()
+
+
+def test_a_long_click_on_no_button_asks_to_abandon_when_let_go(
+    screen: Screen, clock: Clock
+) -> None:
+    screen.show(sample_views.twelve_players())
+    at = nowhere(screen)
+    click(at)
+    assert screen.presses() == []
+    clock.now += ABANDON_TOUCH_SECONDS
+    release(at)
+    assert screen.presses() == [Press(Action.ABANDON)]
+
+
+def test_a_click_on_no_button_let_go_too_soon_does_nothing(screen: Screen, clock: Clock) -> None:
+    screen.show(sample_views.twelve_players())
+    at = nowhere(screen)
+    click(at)
+    assert screen.presses() == []
+    clock.now += ABANDON_TOUCH_SECONDS - 0.1
+    release(at)
+    assert screen.presses() == []
+
+
+def test_a_long_click_on_a_button_presses_only_that_button(screen: Screen, clock: Clock) -> None:
+    screen.show(sample_views.twelve_players())
+    at = centre_of(screen, Press(Action.CONFIRM))
+    click(at)
+    assert screen.presses() == [Press(Action.CONFIRM)]
+    clock.now += 10 * ABANDON_TOUCH_SECONDS
+    release(at)
+    assert screen.presses() == []
+
+
+def test_a_long_touch_on_no_button_asks_to_abandon_once(screen: Screen, clock: Clock) -> None:
+    screen.show(sample_views.twelve_players())
+    at = nowhere(screen)
+    finger(pygame.FINGERDOWN, at)
+    click(at, touch=True)
+    assert screen.presses() == []
+    clock.now += ABANDON_TOUCH_SECONDS
+    finger(pygame.FINGERUP, at)
+    release(at, touch=True)
+    assert screen.presses() == [Press(Action.ABANDON)]
+
+
+def test_each_finger_is_timed_from_its_own_touch(screen: Screen, clock: Clock) -> None:
+    screen.show(sample_views.twelve_players())
+    at = nowhere(screen)
+    finger(pygame.FINGERDOWN, at, finger_id=0)
+    assert screen.presses() == []
+    clock.now += ABANDON_TOUCH_SECONDS
+    finger(pygame.FINGERDOWN, at, finger_id=1)
+    finger(pygame.FINGERUP, at, finger_id=1)
+    assert screen.presses() == []
+    finger(pygame.FINGERUP, at, finger_id=0)
+    assert screen.presses() == [Press(Action.ABANDON)]
+
+
+def test_a_release_without_its_press_does_nothing(screen: Screen, clock: Clock) -> None:
+    screen.show(sample_views.twelve_players())
+    at = nowhere(screen)
+    clock.now += 10 * ABANDON_TOUCH_SECONDS
+    release(at)
+    finger(pygame.FINGERUP, at)
+    assert screen.presses() == []
 
 
 def test_a_frame_is_saved_as_png(screen: Screen, tmp_path: Path) -> None:
