@@ -12,10 +12,33 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from companion.colours import BY_NAME
+from companion.colours import BY_NAME, COLOURS
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import GameRecord, game_document, parse_game
 from companion.rules import Game, PlayedRound
+
+FRENCH_COLOUR_NAMES = frozenset(
+    {
+        "rouge",
+        "bleu",
+        "vert",
+        "jaune",
+        "blanc",
+        "noir",
+        "orange",
+        "rose",
+        "violet",
+        "gris",
+        "marron",
+        "cyan",
+    }
+)
+"""The kit colours' names in French: a seat left unnamed plays under its colour's name
+in the table's language, and such a name is no one's to offer again. Kept here rather
+than read from the translations, so that the journal does not depend on them."""
+
+COLOUR_NAMES = frozenset(c.name for c in COLOURS) | FRENCH_COLOUR_NAMES
+"""Every kit colour's name in English or French, in lower case."""
 
 DAMAGED = (GameFileError, RulesError, ValueError)
 """What reading a stored value raises when the value is damaged: the decoders here
@@ -82,6 +105,38 @@ def player_colours(text: object, players: Sequence[str]) -> dict[str, str]:
     ):
         raise ValueError(f"not a kit colour of its own for each player: {_shown(text)}")
     return loaded
+
+
+def given_names(header: str, colours: str) -> tuple[str, ...]:
+    """The names players gave themselves in a stored game, in seating order: its players
+    less those playing under a kit colour's name; `ValueError` for a damaged row."""
+    try:
+        loaded = json.loads(header)
+        players = loaded.get("players") if isinstance(loaded, dict) else None
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError(f"the header names no players: {_shown(header)}")
+        player_colours(colours, players)
+    except RecursionError:
+        raise ValueError("nested far too deeply") from None
+    return tuple(p for p in players if p.casefold() not in COLOUR_NAMES)
+
+
+def setup_draft(data: object) -> dict[str, Any] | None:
+    """A kept setup draft (read as bytes), or None when it is not a JSON object: a
+    damaged draft only costs the table its setup, which it can do again."""
+    try:
+        loaded = json.loads(stored_text(data))
+    except (ValueError, RecursionError):
+        return None
+    return loaded if isinstance(loaded, dict) else None
+
+
+def stored_text(data: object) -> str:
+    """A text column read as bytes (`CAST(... AS BLOB)`), so that damage is told apart
+    per row; `ValueError` for anything but UTF-8 bytes."""
+    if not isinstance(data, bytes):
+        raise ValueError(f"not stored text: {_shown(data)}")
+    return data.decode("utf-8")
 
 
 def stored_time(value: object) -> datetime:

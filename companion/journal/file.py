@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from companion.closing import Closing
 from companion.errors import (
@@ -30,7 +31,15 @@ from companion.errors import (
     UnwritableFileError,
 )
 from companion.journal import schema
-from companion.journal.documents import DAMAGED, player_colours, record, stored_time
+from companion.journal.documents import (
+    DAMAGED,
+    given_names,
+    player_colours,
+    record,
+    setup_draft,
+    stored_text,
+    stored_time,
+)
 from companion.journal.faults import corrupt, translate
 from companion.journal.records import GameStatus, StoredGame
 from companion.names import one_line
@@ -41,6 +50,10 @@ BUSY_SECONDS = 5.0
 
 QUICK_CHECK_PROBLEMS = 100
 """How many problems SQLite's check reports at most; the message counts them."""
+
+RECENT_GAMES = 100
+"""How many of the newest games `recent_names` looks through: weeks of a café table,
+few enough to read at once."""
 
 SQLITE_INTEGERS = range(-(2**63), 2**63)
 
@@ -101,6 +114,46 @@ class JournalFile(Closing):
                 "SELECT id FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
             ).fetchone()
             return None if row is None else self.stored(conn, row[0])
+
+    def saved_setup(self) -> tuple[str, dict[str, Any]] | None:
+        """The last finished setup step and the draft kept with it, if any; a draft that
+        is damaged (not a JSON object) reads as none, and the table sets up again. A
+        journal older than the setup table, read without migrating it, has none."""
+        with self.transaction("reading the game being set up") as conn:
+            if "setup" not in schema.tables(conn):
+                return None
+            row = conn.execute(
+                "SELECT CAST(step AS BLOB), CAST(draft AS BLOB) FROM setup WHERE id = 1"
+            ).fetchone()
+        if row is None:
+            return None
+        step, draft = row
+        found = setup_draft(draft)
+        try:
+            return None if found is None else (stored_text(step), found)
+        except ValueError:
+            return None
+
+    def recent_names(self, limit: int = 24) -> tuple[str, ...]:
+        """The names players gave themselves in the newest games, to offer again: newest
+        game first, seating order within a game, each once, at most `limit`.
+
+        A seat that played under its kit colour's name (English or French) gave no name.
+        A game whose row is damaged is passed over: offering names must not stop a table.
+        """
+        with self.transaction("reading the players' names") as conn:
+            rows = conn.execute(
+                "SELECT CAST(header AS BLOB), CAST(colours AS BLOB) FROM games "
+                "ORDER BY id DESC LIMIT ?",
+                (RECENT_GAMES,),
+            ).fetchall()
+        names: dict[str, None] = {}
+        for header, colours in rows:
+            try:
+                names.update(dict.fromkeys(given_names(stored_text(header), stored_text(colours))))
+            except DAMAGED:
+                continue
+        return tuple(names)[: max(limit, 0)]
 
     @contextmanager
     def transaction(self, doing: str, *, write: bool = False) -> Iterator[sqlite3.Connection]:

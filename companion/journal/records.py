@@ -16,7 +16,7 @@ class GameStatus(enum.Enum):
     FINISHED = "finished"
     """Ended by the rules after its last stored round."""
     ABANDONED = "abandoned"
-    """Left unfinished when another game started."""
+    """Left unfinished: another game started, or the table gave it up."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ its rounds from round 1 up to the first that cannot be read or does not replay
 legally. Whatever is saved is written in
 one transaction, so a power cut during recovery leaves a journal that is either
 fully salvaged or empty (and the damaged copy still on disk).
+
+The game being set up (the `setup` row) is not salvaged: the table only sets up
+again from the start, and games are what must not be lost.
 """
 
 import contextlib

@@ -68,7 +68,20 @@ _V1 = (
     "CREATE INDEX games_by_status ON games (status, id)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+_V2 = (
+    """
+    CREATE TABLE setup (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        step TEXT NOT NULL,
+        draft TEXT NOT NULL,
+        saved_at TEXT NOT NULL
+    ) STRICT
+    """,
+)
+"""The next game as set up so far (one row at most), so that a restart in the middle
+of setting up goes on from the last step done."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 """The statements of each migration, oldest first; only ever appended to."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -96,18 +109,23 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-    _check_version(conn, path, _version(conn))
-    _check_tables(conn, path)
+    version = _version(conn)
+    _check_version(conn, path, version)
+    _check_tables(conn, path, version)
 
 
 def check(conn: sqlite3.Connection, path: Path) -> None:
     """Check the tables of a journal opened only to read: nothing is created or migrated,
-    and an empty database is refused rather than made a journal."""
+    and an empty database is refused rather than made a journal.
+
+    An older journal is checked against the tables of its own version: it is not
+    damaged, only not yet migrated (its writer migrates it on opening).
+    """
     version = _version(conn)
     if version == 0:
         raise NotAJournalError(not_a_journal(path, "an empty database"))
     _check_version(conn, path, version)
-    _check_tables(conn, path)
+    _check_tables(conn, path, version)
 
 
 def refuse_foreign(conn: sqlite3.Connection, path: Path, *, reading: bool = False) -> None:
@@ -142,21 +160,22 @@ def _check_version(
             raise NotAJournalError(not_a_journal(path, what, reading=reading))
 
 
-def _check_tables(conn: sqlite3.Connection, path: Path) -> None:
+def _check_tables(conn: sqlite3.Connection, path: Path, version: int) -> None:
     found = _columns(conn)
-    for table, columns in expected_columns().items():
+    for table, columns in expected_columns(version).items():
         if found.get(table) != columns:
             raise JournalCorruptError(
                 f"{path}: the journal's table {table!r} is missing or has other columns "
-                f"than schema {SCHEMA_VERSION} says; the file is damaged"
+                f"than schema {version} says; the file is damaged"
             )
 
 
-def expected_columns() -> Mapping[str, tuple[str, ...]]:
-    """Table name to column names of an up-to-date journal, from the migrations themselves."""
+def expected_columns(version: int = SCHEMA_VERSION) -> Mapping[str, tuple[str, ...]]:
+    """Table name to column names of a journal at `version` (up to date by default),
+    from the migrations themselves."""
     scratch = sqlite3.connect(":memory:")
     try:
-        for statements in MIGRATIONS:
+        for statements in MIGRATIONS[:version]:
             for statement in statements:
                 scratch.execute(statement)
         return _columns(scratch)
@@ -164,14 +183,18 @@ def expected_columns() -> Mapping[str, tuple[str, ...]]:
         scratch.close()
 
 
-def _columns(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
-    tables = [
+def tables(conn: sqlite3.Connection) -> list[str]:
+    """The names of the file's own tables (SQLite's internal ones left out)."""
+    return [
         name
         for (name,) in conn.execute(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
     ]
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
     return {
         table: tuple(row[1] for row in conn.execute(f"PRAGMA table_info({table!r})"))
-        for table in tables
+        for table in tables(conn)
     }

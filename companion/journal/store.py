@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from companion.errors import (
     CompanionError,
@@ -46,7 +47,8 @@ def utc_now() -> datetime:
 
 
 class Journal(JournalFile):
-    """The SQLite journal of games: open it, write rounds as they are confirmed, resume."""
+    """The SQLite journal of games: open it, write rounds as they are confirmed, resume;
+    and keep the next game's setup step by step."""
 
     def __init__(
         self,
@@ -165,6 +167,28 @@ class Journal(JournalFile):
         if game_id is None:
             raise JournalError(f"{self.path}: SQLite gave no number to the new game")
         return game_id
+
+    def save_setup(self, step: str, draft: Mapping[str, Any]) -> None:
+        """Keep the setup step just finished and the draft as it stands, replacing the
+        last ones kept, so that a restart goes on from there (`saved_setup`)."""
+        text = dumps(dict(draft))
+        now = self._now()
+        with self.transaction(f"keeping the setup step {step!r}", write=True) as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO setup (id, step, draft, saved_at) VALUES (1, ?, ?, ?)",
+                (step, text, now),
+            )
+
+    def abandon_game(self, game_id: int) -> None:
+        """Mark the game being played abandoned, so that `resume` no longer offers it; its
+        rounds are kept. A finished or already abandoned game is refused."""
+        with self.transaction(f"abandoning game {game_id}", write=True) as conn:
+            row = self.game_row(conn, game_id)
+            if row.status is not GameStatus.PLAYING:
+                raise JournalError(
+                    f"{self.path}: game {game_id} is {row.status.value}, so it cannot be abandoned"
+                )
+            conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game_id,))
 
     def commit_round(
         self,

@@ -8,6 +8,7 @@ import pytest
 
 from companion.gamefile import game_document, parse_game, result_document
 from companion.journal import GameStatus, History, Journal, RoundImages
+from companion.journal.schema import SCHEMA_VERSION
 from tests.journal.helpers import EXAMPLES, colours, example, frame_of, play_into
 
 MOMENT = datetime(2026, 11, 21, 20, 15, 0, tzinfo=UTC)
@@ -103,7 +104,7 @@ def test_the_file_is_in_wal_mode_with_the_current_schema(tmp_path: Path) -> None
     conn = sqlite3.connect(tmp_path / "journal.sqlite")
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert conn.execute("PRAGMA user_version").fetchone() == (1,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     finally:
         conn.close()
 
