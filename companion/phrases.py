@@ -141,6 +141,12 @@ def names(*players: str) -> tuple[Name, ...]:
     return tuple(Name(p) for p in players)
 
 
+def rendered(value: Value, translations: Translations = ENGLISH) -> str:
+    """Any phrase value as words in the language of `translations` (a listing of
+    phrases, say, which has no message of its own)."""
+    return str(_shown(value, translations))
+
+
 def _values(values: Mapping[str, Value]) -> tuple[tuple[str, Value], ...]:
     return tuple((key, Name(v) if type(v) is str else v) for key, v in values.items())
 

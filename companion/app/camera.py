@@ -16,6 +16,7 @@ from companion.display.view import CameraView
 from companion.errors import CompanionError, HardwareError, SourceEndedError
 from companion.journal import RoundImages
 from companion.kit.layouts import Layout
+from companion.phrases import Phrase, in_context, phrase, verbatim
 from companion.rules import RoundScore
 from companion.sources.base import Frame, FrameSource
 from companion.vision.pipeline import FrameReading, TableWatcher
@@ -34,7 +35,7 @@ JOURNAL_FRAME_QUALITY = 85
 """JPEG quality of the frame kept with each round."""
 JOURNAL_OVERLAY_WIDTH = 1280
 """Width of the annotated picture kept with each round."""
-WEDGED_MESSAGE = (
+WEDGED_MESSAGE = phrase(
     "the camera is stuck in a read that never returned: restart the companion to free it "
     "(as a service it restarts by itself)"
 )
@@ -67,8 +68,8 @@ class Watching:
 class Failed:
     """The source failed or could not be opened: it is tried again at `retry_at`."""
 
-    problem: str
-    """Why there is no source, in words."""
+    problem: Phrase | None
+    """Why there is no source, in words; None before the first try."""
     retry_at: float
     """When to open it again."""
     stuck: FrameSource | None = None
@@ -83,7 +84,7 @@ class Failed:
 class Ended:
     """A replay (a video, a folder) has no frames left: nothing to try again."""
 
-    problem: str
+    problem: Phrase
     """What ended, in words."""
 
 
@@ -135,7 +136,7 @@ class Camera:
         """Reader and stabiliser of the calibrated table."""
         self.layout = layout
         """The board, for drawing card areas on the picture."""
-        self.state = CameraState(start or Failed("", retry_at=0.0))
+        self.state = CameraState(start or Failed(None, retry_at=0.0))
         """What the loop knows of the camera now."""
         self._thumbnail: tuple[float, CameraView] | None = None
 
@@ -160,22 +161,22 @@ class Camera:
             except CompanionError as error:
                 stuck = status.stuck
                 wedged = status.wedged or (stuck is not None and stuck.stuck)
-                problem = f"camera not available: {error}"
-                self._forget(Failed(problem, now + RETRY_SECONDS, stuck, wedged))
+                self._forget(Failed(unavailable(error), now + RETRY_SECONDS, stuck, wedged))
                 return Lost(wedged and not status.wedged)
             status = Watching(source)
             self.state = replace(self.state, status=status)
         try:
             frame = status.source.read()
         except SourceEndedError:
-            self._forget(Ended("the replay has no more frames"))
+            self._forget(Ended(phrase("the replay has no more frames")))
             return Lost(False)
         except (HardwareError, OSError) as error:
             failures = status.failures + 1
             if failures < FAILURES_IN_A_ROW:
                 self.state = replace(self.state, status=replace(status, failures=failures))
                 return None
-            self._forget(Failed(f"camera lost: {error}", now + RETRY_SECONDS))
+            lost = phrase("camera lost: {problem}", problem=_said(error))
+            self._forget(Failed(lost, now + RETRY_SECONDS))
             return Lost(False)
         reading, settled = self.watcher.push(frame)
         look = Look(frame, reading)
@@ -213,12 +214,19 @@ class Camera:
     def view(self, now: float) -> CameraView:
         """The picture and status for the screen, redrawn a few times a second."""
         status = self.state.status
-        if isinstance(status, Failed | Ended) and status.problem:
-            hint = "trying again" if isinstance(status, Failed) else "no more frames"
-            line = f"{status.problem} ({hint}); the game goes on by hand: press Fix"
+        if isinstance(status, Failed | Ended) and status.problem is not None:
+            hint = (
+                phrase("trying again") if isinstance(status, Failed) else phrase("no more frames")
+            )
+            line = phrase(
+                "{problem} ({hint}); the game goes on by hand: press {button}",
+                problem=status.problem,
+                hint=hint,
+                button=in_context("button", "Fix"),
+            )
             return CameraView(None, line, working=False)
         if not isinstance(status, Watching) or status.latest is None:
-            return CameraView(None, "camera starting", working=True)
+            return CameraView(None, phrase("camera starting"), working=True)
         if self._thumbnail is None or now - self._thumbnail[0] >= THUMBNAIL_SECONDS:
             look = status.latest
             image = annotate(look.frame, look.reading, self.layout, THUMBNAIL_WIDTH)
@@ -243,3 +251,13 @@ class Camera:
         self._thumbnail = None
         self.watcher.stabiliser.clear()
         self.state = replace(self.state, status=status, evidence=None)
+
+
+def unavailable(error: CompanionError) -> Phrase:
+    """Why a camera could not be opened, as the screen says it."""
+    return phrase("camera not available: {problem}", problem=error.phrase)
+
+
+def _said(error: Exception) -> Phrase:
+    """An error's words: the companion's own as a phrase, a library's as they are."""
+    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))

@@ -5,7 +5,8 @@ reads its stderr. A mistake in the table's options (a misspelt ruleset, two butt
 on one pin) would otherwise leave the screen dark while systemd restarts the
 program every two seconds. Instead the screen says what is wrong and where to put it
 right, and the process stays up showing it: it tells systemd it is ready and alive
-(the watchdog), and stops cleanly when the service is stopped.
+(the watchdog), and stops cleanly when the service is stopped. Its words are phrases,
+shown in English: the table's language is one of the options that failed to load.
 """
 
 import signal
@@ -22,19 +23,22 @@ from companion.display import fonts
 from companion.display.screen import DisplayMode, Screen
 from companion.display.theme import BACKGROUND, MUTED, RED, TEXT, scale_for
 from companion.errors import CompanionError
+from companion.phrases import Phrase, phrase
 from companion.service_options import OPTIONS_FILE, OPTIONS_VARIABLE
 
-TITLE = "The table cannot start: one of its options is wrong"
+TITLE = phrase("The table cannot start: one of its options is wrong")
 WAIT_SECONDS = 0.25
 """How often the screen looks for a stop, a key press, and feeds the watchdog."""
 
 
-def advice() -> tuple[str, ...]:
+def advice() -> tuple[Phrase, ...]:
     """Where the options are put right, and how the table starts again."""
     return (
-        f"Put it right in {OPTIONS_VARIABLE} in {OPTIONS_FILE},",
-        "then: sudo systemctl restart dixit-companion",
-        "(companion doctor checks the same options)",
+        phrase(
+            "Put it right in {variable} in {file},", variable=OPTIONS_VARIABLE, file=OPTIONS_FILE
+        ),
+        phrase("then: {command}", command="sudo systemctl restart dixit-companion"),
+        phrase("({command} checks the same options)", command="companion doctor"),
     )
 
 
@@ -45,12 +49,13 @@ def draw_config_error(surface: pygame.Surface, message: str) -> None:
     s = scale_for(h)
     margin = s(40)
     box = w - 2 * margin
-    title = fonts.fit(TITLE, box, s(44), RED, min_px=s(18))
+    title = fonts.fit(str(TITLE), box, s(44), RED, min_px=s(18))
     surface.blit(title, (margin, margin))
     top = margin + title.get_height() + s(30)
+    english = tuple(str(line) for line in advice())
     parts = (
         (fonts.block((message,), (box, (h - top) * 3 // 5), s(40), s(16)), TEXT),
-        (fonts.block(advice(), (box, (h - top) * 2 // 5 - s(20)), s(30), s(14)), MUTED),
+        (fonts.block(english, (box, (h - top) * 2 // 5 - s(20)), s(30), s(14)), MUTED),
     )
     for block, colour in parts:
         for line in block.lines:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.errors import IllegalRoundError, RulesError
+from companion.phrases import Phrase, listing, phrase
 from companion.rules import Game, Reveal, RoundScore
 
 
@@ -95,32 +96,32 @@ class RoundEditor:
         trap = next((r.value for r in self._filled(RowKind.TRAP)), None)
         return Reveal(cards, votes, trap)
 
-    def problems(self) -> tuple[str, ...]:
+    def problems(self) -> tuple[Phrase, ...]:
         """Everything that stops the round being scored, in words."""
         return self._problems
 
     @functools.cached_property
-    def _problems(self) -> tuple[str, ...]:
+    def _problems(self) -> tuple[Phrase, ...]:
         """The problems, judged once per editor value (the screen asks every frame)."""
         taken: dict[int, list[str]] = {}
         for r in self._filled(RowKind.CARD):
             if r.value is not None and r.player is not None:
                 taken.setdefault(r.value, []).append(r.player)
         clashes = [
-            f"{' and '.join(who)} both have a card on slot {slot}"
+            phrase("{players} both have a card on slot {slot}", players=listing(who), slot=slot)
             for slot, who in sorted(taken.items())
             if len(who) > 1
         ]
         try:
             found = self.before.problems(self.reveal())
         except RulesError as error:
-            return (*clashes, str(error))
+            return (*clashes, error.phrase)
         if clashes or found or not self.past:
-            return (*clashes, *(str(p.detail) for p in found))
+            return (*clashes, *(p.detail for p in found))
         try:
             self.game.corrected(self.number, self.reveal())
         except RulesError as error:
-            return (str(error),)
+            return (error.phrase,)
         return ()
 
     def preview(self) -> RoundScore | None:

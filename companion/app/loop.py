@@ -22,6 +22,7 @@ from companion.controls.strip import TrackStrip
 from companion.display.screen import Screen
 from companion.display.view import CameraView, Level, ScreenView
 from companion.errors import CompanionError, HardwareError
+from companion.phrases import Phrase, phrase, verbatim
 
 STEPS_PER_SECOND = 30
 """The most turns of the loop a second: smooth rabbits, and an idle processor."""
@@ -40,7 +41,7 @@ class Loop:
         clock: Clock,
         camera: Camera | None = None,
         *,
-        camera_note: str = "",
+        camera_note: Phrase | str = "",
         light: StatusLight | None = None,
         strip: TrackStrip | None = None,
         service: ServiceManager | None = None,
@@ -50,7 +51,7 @@ class Loop:
         self.clock = clock
         self.camera = camera
         self.camera_note = camera_note
-        """Why there is no camera, shown where its picture would be."""
+        """Why there is no camera, shown where its picture would be ("": no note)."""
         self.light = light
         """The status light, until it fails (then it is left out for good)."""
         self.strip = strip
@@ -93,7 +94,7 @@ class Loop:
             self._look(now)
             session.tick(now)
         except CompanionError as error:
-            session.say(f"something went wrong: {error}", now)
+            session.say(phrase("something went wrong: {error}", error=error.phrase), now)
         snapshot = session.snapshot
         view = present(snapshot.state, now, self._camera_view(now))
         self.screen.show(view)
@@ -108,7 +109,8 @@ class Loop:
                 self.light.show(_status(state.phase, problem))
             except (HardwareError, OSError) as error:
                 self.light = None
-                self.session.say(f"status light switched off: {error}", now)
+                words = phrase("status light switched off: {error}", error=_said(error))
+                self.session.say(words, now)
         if self.strip is not None:
             positions = state.positions(now)
             spots = [(positions[s], scorer_colours(state, s)) for s in positions]
@@ -116,7 +118,8 @@ class Loop:
                 self.strip.show(spots, now)
             except (HardwareError, OSError) as error:
                 self.strip = None
-                self.session.say(f"LED strip switched off: {error}", now)
+                words = phrase("LED strip switched off: {error}", error=_said(error))
+                self.session.say(words, now)
 
     def run(self) -> None:
         """Step until a player quits, at most `STEPS_PER_SECOND` times a second: a
@@ -160,6 +163,11 @@ class Loop:
         if self.camera is not None:
             return self.camera.view(now)
         return CameraView(None, self.camera_note, working=False) if self.camera_note else None
+
+
+def _said(error: Exception) -> Phrase:
+    """An error's words: the companion's own as a phrase, the system's as they are."""
+    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))
 
 
 def _status(phase: Phase, problem: bool) -> Status:

@@ -19,7 +19,17 @@ from companion.app.states import (
 )
 from companion.colours import BY_NAME, WORDS
 from companion.display.view import Choice, Group, StepView
-from companion.phrases import Phrase, Translations, in_context, listing, phrase, plural
+from companion.phrases import (
+    Listing,
+    Phrase,
+    Translations,
+    in_context,
+    listing,
+    phrase,
+    plural,
+    rendered,
+    verbatim,
+)
 from companion.rules import Ruleset, find_ruleset
 from companion.rules import Seating as Seats
 
@@ -118,11 +128,11 @@ def game_summary(draft: Draft, words: Translations) -> str:
     parts = [rules.title_words.render(words)]
     if draft.seats:
         parts.append(plural("{n} player", "{n} players", len(draft.seats)).render(words))
-    parts.append(ends(rules).render(words))
+    parts.append(rendered(ends(rules), words))
     return ", ".join(parts)
 
 
-def ends(rules: Ruleset) -> Phrase:
+def ends(rules: Ruleset) -> Listing:
     """When a game of these rules ends, in a few words."""
     terms: list[Phrase] = []
     if rules.target is not None:
@@ -138,8 +148,8 @@ def ends(rules: Ruleset) -> Phrase:
     if rules.round_limit is not None:
         terms.append(plural("at most {n} round", "at most {n} rounds", rules.round_limit))
     if not terms:
-        return phrase("until the deck runs out")
-    return phrase("{first}", first=listing(terms))
+        terms.append(phrase("until the deck runs out"))
+    return listing(terms)
 
 
 def _edition(rules: Ruleset, selected: bool, draft: Draft, words: Translations) -> Choice:
@@ -338,7 +348,7 @@ def _value(name: str, value: int | None) -> Phrase:
         return plural("{n} round", "{n} rounds", value)
     if name == "storyteller_turns":
         return plural("{n} turn", "{n} turns", value)
-    return phrase("{value}", value=value)
+    return verbatim(str(value))
 
 
 def _hint_list(words: Translations) -> str:

@@ -11,12 +11,13 @@ its answers into waiting and wrong.
 from dataclasses import dataclass
 
 from companion.app.lineup import Lineup
+from companion.colours import WORDS
 from companion.errors import ForeignTagError, MissingCardError, MissingVoteError, TrapError
-from companion.kit.tags import KitTag, parse_tag
+from companion.kit.tags import KitTag, Role, parse_tag
+from companion.phrases import Phrase, Value, listing, phrase, plural, verbatim
 from companion.rules import Game, Reveal
 from companion.vision.assign import token_label
 from companion.vision.records import TableObservation
-from companion.wording import listing
 
 
 @dataclass(frozen=True)
@@ -25,15 +26,15 @@ class TableReport:
 
     reveal: Reveal
     """The round as read: cards from owner tokens, votes from dials, the trap."""
-    waiting: tuple[str, ...]
+    waiting: tuple[Phrase, ...]
     """What the table still lacks, in words: missing votes, owner tokens, the trap."""
-    problems: tuple[str, ...]
+    problems: tuple[Phrase, ...]
     """What is wrong and must be put right, in words, naming players and slots."""
-    alerts: tuple[str, ...]
+    alerts: tuple[Phrase, ...]
     """Shown as problems but not in the way of scoring: a tag of another kit in view
     (the next table's board may be in the picture; a dial of theirs laid on our card
     leaves our vote missing, which the waiting list already says)."""
-    notes: tuple[str, ...]
+    notes: tuple[Phrase, ...]
     """Worth knowing but harmless: a QR code that is not a companion tag in view."""
     tokens: int
     """How many of the kit's tokens lie on the table, on cards or not."""
@@ -54,20 +55,24 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
     cards: dict[int, str] = {}
     dials: dict[str, dict[int, int]] = {}
     traps: list[int] = []
-    problems: list[str] = []
+    problems: list[Phrase] = []
     tokens = len(observation.unplaced)
     for slot, contents in observation.slots.items():
         tokens += len(contents.owners) + len(contents.votes) + int(contents.trap)
-        owners = [_who(colour, lineup, "owner token", slot, problems) for colour in contents.owners]
+        owners = [_who(colour, lineup, Role.OWNER, slot, problems) for colour in contents.owners]
         if len(owners) > 1:
             problems.append(
-                f"{len(owners)} owner tokens on slot {slot} "
-                f"({listing([_shown(c, lineup) for c in contents.owners])}): one card has one owner"
+                phrase(
+                    "{n} owner tokens on slot {slot} ({players}): one card has one owner",
+                    n=len(owners),
+                    slot=slot,
+                    players=listing(_shown(c, lineup) for c in contents.owners),
+                )
             )
         elif owners and owners[0] is not None:
             cards[slot] = owners[0]
         for vote in contents.votes:
-            voter = _who(vote.player, lineup, "vote dial", slot, problems)
+            voter = _who(vote.player, lineup, Role.VOTE, slot, problems)
             if voter is not None:
                 dials.setdefault(voter, {})[vote.dial] = slot
         if contents.trap:
@@ -77,23 +82,35 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         tokens += len(duplicate.slots) + duplicate.off_cards
         problems.append(duplicate.worded(_token_name(parse_tag(duplicate.text), lineup)))
     if observation.wrong_board is not None:
-        problems.insert(0, f"{observation.wrong_board}: run `companion calibrate` again")
+        wrong = verbatim(observation.wrong_board)
+        problems.insert(0, phrase("{problem}: run `companion calibrate` again", problem=wrong))
     votes = {voter: tuple(by_dial[d] for d in sorted(by_dial)) for voter, by_dial in dials.items()}
     reveal = Reveal(cards, votes, traps[0] if traps else None)
 
-    waiting: list[str] = []
+    waiting: list[Phrase] = []
     missing_votes: list[str] = []
     for problem in game.problems(reveal):
         if isinstance(problem, MissingVoteError) and problem.player is not None:
             missing_votes.append(problem.player)
         elif isinstance(problem, MissingCardError) and problem.player is not None:
-            waiting.append(f"{problem.player}: owner token missing")
-        elif isinstance(problem, TrapError) and problem.slot is None and not traps:
-            waiting.append(f"{problem.player}: trap dial missing")
+            waiting.append(phrase("{player}: owner token missing", player=problem.player))
+        elif (
+            isinstance(problem, TrapError) and problem.slot is None and problem.player and not traps
+        ):
+            waiting.append(phrase("{player}: trap dial missing", player=problem.player))
         else:
-            problems.append(str(problem.detail))
+            problems.append(problem.detail)
     if missing_votes:
-        waiting.insert(0, f"waiting for votes from {listing(missing_votes)}")
+        waiting.insert(
+            0,
+            # NOTE: the same English for one player or several; French says "n'a" or "n'ont"
+            plural(
+                "waiting for votes from {players}",
+                "waiting for votes from {players}",
+                len(missing_votes),
+                players=listing(missing_votes),
+            ),
+        )
     return TableReport(
         reveal,
         tuple(waiting),
@@ -104,25 +121,43 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
     )
 
 
-def _who(colour: str, lineup: Lineup, what: str, slot: int, problems: list[str]) -> str | None:
+def _who(colour: str, lineup: Lineup, role: Role, slot: int, problems: list[Phrase]) -> str | None:
     """The player of a token's colour; a colour nobody plays is a problem."""
     player = lineup.player_of(colour)
     if player is None:
-        problems.append(f"a {colour} {what} lies on slot {slot}, but nobody plays {colour}")
+        word = WORDS[colour]
+        if role is Role.OWNER:
+            problems.append(
+                phrase(
+                    "a {colour} owner token lies on slot {slot}, but nobody plays {colour}",
+                    colour=word,
+                    slot=slot,
+                )
+            )
+        else:
+            problems.append(
+                phrase(
+                    "a {colour} vote dial lies on slot {slot}, but nobody plays {colour}",
+                    colour=word,
+                    slot=slot,
+                )
+            )
     return player
 
 
-def _shown(colour: str, lineup: Lineup) -> str:
-    return lineup.player_of(colour) or colour
+def _shown(colour: str, lineup: Lineup) -> Value:
+    """Who a token's colour stands for: its player, or the colour when nobody plays it."""
+    player = lineup.player_of(colour)
+    return WORDS[colour] if player is None else player
 
 
-def _unplaced(text: str, lineup: Lineup) -> str:
+def _unplaced(text: str, lineup: Lineup) -> Phrase:
     """A token lying off every card, named as the players know it."""
-    tag = parse_tag(text)
-    return f"{_token_name(tag, lineup)} lies off the cards: put it on a card or take it away"
+    token = _token_name(parse_tag(text), lineup)
+    return phrase("{token} lies off the cards: put it on a card or take it away", token=token)
 
 
-def _token_name(tag: KitTag, lineup: Lineup) -> str:
+def _token_name(tag: KitTag, lineup: Lineup) -> Phrase:
     return token_label(tag, lineup.player_of(tag.colour or ""))
 
 
@@ -133,14 +168,20 @@ def _kit_of(text: str) -> str | None:
         return None
 
 
-def _other_kits(foreign: tuple[str, ...]) -> tuple[str, ...]:
+def _other_kits(foreign: tuple[str, ...]) -> tuple[Phrase, ...]:
     """Tags of other kits: a token from the next table is a mistake worth pointing at."""
     kits = sorted({kit for kit in map(_kit_of, foreign) if kit is not None})
-    return tuple(f"a tag of another kit ({kit}) is on the table" for kit in kits)
+    return tuple(phrase("a tag of another kit ({kit}) is on the table", kit=kit) for kit in kits)
 
 
-def _notes(foreign: tuple[str, ...]) -> tuple[str, ...]:
+def _notes(foreign: tuple[str, ...]) -> tuple[Phrase, ...]:
     others = sum(1 for text in foreign if _kit_of(text) is None)
     if not others:
         return ()
-    return (f"{others} QR code{'s' if others > 1 else ''} in view that the companion ignores",)
+    return (
+        plural(
+            "{n} QR code in view that the companion ignores",
+            "{n} QR codes in view that the companion ignores",
+            others,
+        ),
+    )

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.app.camera import Camera, Failed, Watching
+from companion.app.camera import Camera, Failed, Watching, unavailable
 from companion.app.config_error import show_config_error
 from companion.app.lineup import Lineup
 from companion.app.loop import Loop
@@ -41,7 +41,9 @@ from companion.errors import (
 )
 from companion.journal import Journal, StoredGame, default_journal_path
 from companion.kit.layouts import load_layout
+from companion.language import Language, find_language
 from companion.numbers import in_digits, too_long
+from companion.phrases import Phrase, in_context, phrase
 from companion.rules import RULESETS, Game, Ruleset, find_ruleset
 from companion.service_options import EX_CONFIG
 from companion.sources.base import FrameSource
@@ -64,13 +66,13 @@ T = TypeVar("T")
 NAME = "play"
 """The subcommand's name."""
 DEFAULT_RULESET = "odyssey"
-"""The ruleset of a new game when none is named."""
+"""The ruleset of a new game set up on the command line when none is named."""
+DEFAULT_LANGUAGE = Language.ENGLISH
+"""The language a new group is greeted in when the table's options name none."""
 JOURNAL_OPEN_SECONDS = 30.0
 """Time allowed for opening a small journal, on top of the service's own start time."""
 SD_CARD_BYTES_PER_SECOND = 20e6
 """A slow SD card's reading speed: the journal's check reads the whole file."""
-SAY_WHO_PLAYS = "say who plays: --players Ann=red Ben=blue ... (or --players 5)"
-"""The error when there is no game to resume and no players are named."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -113,7 +115,17 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     )
     parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
     parser.add_argument("--journal", type=Path, help="the journal file")
-    parser.add_argument("--new-game", action="store_true", help="do not resume the last game")
+    parser.add_argument(
+        "--new-game",
+        action="store_true",
+        help="do not resume the last game: set up a new one (at the table, or as --players says)",
+    )
+    parser.add_argument(
+        "--language",
+        default=None,
+        help=f"the language a new group is greeted in: {', '.join(x.value for x in Language)} "
+        f"(default: {DEFAULT_LANGUAGE.value}); each group can change it at the table",
+    )
     parser.add_argument(
         "--auto-confirm", type=float, metavar="SECONDS", help="confirm proposals after a countdown"
     )
@@ -189,11 +201,10 @@ def check_options(args: argparse.Namespace, journal: Path) -> None:
         check_track(strip.length, SPACES, DEFAULT_BRIGHTNESS)
     check_auto_confirm(args.auto_confirm)
     choose_mode(args.display)
+    _language(args)
     if args.players:
         lineup = _lineup(args.players)
         Game.start(ruleset, lineup.names, lineup.names[0])
-    elif args.new_game or not journal.exists():
-        raise SettingError(SAY_WHO_PLAYS)
 
 
 def _loop(
@@ -207,7 +218,9 @@ def _loop(
     button_pins, light_pins = parts.buttons, parts.light
     camera, camera_note = _camera(args)
     slots = tuple(s.slot for s in camera.layout.slots) if camera else tuple(range(1, 13))
-    settings = Settings(slots, auto_confirm=check_auto_confirm(args.auto_confirm))
+    settings = Settings(
+        slots, auto_confirm=check_auto_confirm(args.auto_confirm), language=_language(args)
+    )
     stored = None if args.new_game else journal.resume()
     if stored is not None and _asks_for_another_game(args, stored):
         print(
@@ -220,8 +233,10 @@ def _loop(
     pictures = camera.pictures if camera is not None else no_pictures
     if stored is not None:
         session = Session.resumed(stored, journal, settings, pictures)
-    else:
+    elif args.players:
         session = Session.new(_ruleset(args), _lineup(args.players), journal, settings, pictures)
+    else:
+        session = Session.setting_up(journal, settings, pictures)
     if camera is not None:
         stack.callback(camera.close)
     light = None
@@ -252,7 +267,7 @@ def _loop(
     return loop
 
 
-def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
+def _camera(args: argparse.Namespace) -> tuple[Camera | None, Phrase | str]:
     """The camera and reader, or None and why: the game is then entered by hand.
 
     A missing or damaged calibration does not stop the game (at boot there may be
@@ -264,9 +279,11 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
         calibration = load_calibration(path)
         layout = load_layout(calibration.layout)
     except (CalibrationFileError, LayoutError, UnknownLayoutError) as err:
-        note = (
-            f"no calibration: {err}. Put the empty board under the camera and run "
-            "companion calibrate; until then the game is entered by hand (press Fix)"
+        note = phrase(
+            "no calibration: {problem}. Put the empty board under the camera and run "
+            "companion calibrate; until then the game is entered by hand (press {button})",
+            problem=err.phrase,
+            button=in_context("button", "Fix"),
         )
         print(f"companion play: {note}", file=sys.stderr, flush=True)
         return None, note
@@ -280,7 +297,7 @@ def _camera(args: argparse.Namespace) -> tuple[Camera | None, str]:
     try:
         start = Watching(open_camera())
     except CompanionError as err:  # shown, and tried again, as the loop does later
-        start = Failed(f"camera not available: {err}", retry_at=0.0)
+        start = Failed(unavailable(err), retry_at=0.0)
     return Camera(open_camera, TableWatcher(reader, Stabiliser()), layout, start), ""
 
 
@@ -324,9 +341,12 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return ruleset.with_options(options) if options else ruleset
 
 
-def _lineup(players: list[str] | None) -> Lineup:
-    if not players:
-        raise SettingError(SAY_WHO_PLAYS)
+def _language(args: argparse.Namespace) -> Language:
+    """The table's default language: --language, else the default."""
+    return DEFAULT_LANGUAGE if args.language is None else find_language(args.language)
+
+
+def _lineup(players: list[str]) -> Lineup:
     if len(players) == 1 and players[0].isdigit():  # in any script: "²" is refused here
         return Lineup.of_colours(whole_number("--players", players[0], "a number of players"))
     return Lineup.parse(players)

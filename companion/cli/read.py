@@ -75,6 +75,6 @@ def reading_document(image: str, reading: FrameReading) -> dict[str, Any]:
         },
         "unplaced": [{"text": u.text, "reason": u.reason} for u in observation.unplaced],
         "foreign": list(observation.foreign),
-        "problems": [d.worded(token_label(parse_tag(d.text))) for d in observation.duplicates],
+        "problems": [str(d.worded(token_label(parse_tag(d.text)))) for d in observation.duplicates],
         "elapsed_ms": round(reading.elapsed_ms, 1),
     }

@@ -40,7 +40,7 @@ def _fitted(image: npt.NDArray[np.uint8], room: pygame.Rect) -> pygame.Surface |
 def draw(surface: pygame.Surface, area: pygame.Rect, camera: CameraView, s: Scale) -> None:
     """The camera panel in `area`."""
     if not camera.working:
-        _failed(surface, area, camera.status, s)
+        _failed(surface, area, camera, s)
         return
     paint.panel(surface, area)
     inner = area.inflate(-2 * s(8), -2 * s(8))
@@ -52,19 +52,19 @@ def draw(surface: pygame.Surface, area: pygame.Rect, camera: CameraView, s: Scal
     shown = None if camera.image is None else _fitted(camera.image, room)
     if shown is None:
         paint.panel(surface, room, theme.BACKGROUND, radius=s(4))
-        paint.line(surface, "no picture yet", room, s(24), theme.DIM, "center", s(12))
+        paint.line(surface, camera.no_picture, room, s(24), theme.DIM, "center", s(12))
     else:
         surface.blit(shown, shown.get_rect(center=room.center))
-    paint.line(surface, camera.status, status, px, theme.MUTED, "left", s(13))
+    paint.line(surface, str(camera.status), status, px, theme.MUTED, "left", s(13))
 
 
-def _failed(surface: pygame.Surface, area: pygame.Rect, status: str, s: Scale) -> None:
+def _failed(surface: pygame.Surface, area: pygame.Rect, camera: CameraView, s: Scale) -> None:
     paint.panel(surface, area, theme.ALARM_FILL, theme.RED, s(4), radius=s(8))
     inner = area.inflate(-2 * s(14), -2 * s(12))
     heading = pygame.Rect(inner.x, inner.y, inner.width, fonts.line_height(s(30)))
-    paint.line(surface, "Camera not working", heading, s(30), theme.TEXT, "left", s(16))
+    paint.line(surface, camera.failed, heading, s(30), theme.TEXT, "left", s(16))
     words = pygame.Rect(
         inner.x, heading.bottom + s(8), inner.width, inner.bottom - heading.bottom - s(8)
     )
     if words.height > 0:
-        paint.paragraphs(surface, (status,), words, s(24), s(14), theme.TEXT)
+        paint.paragraphs(surface, (str(camera.status),), words, s(24), s(14), theme.TEXT)

@@ -7,7 +7,7 @@ import pygame
 
 from companion.display import cache, fonts, paint, theme
 from companion.display.theme import Scale
-from companion.display.view import Level, Notice
+from companion.display.view import Level, Notice, ScreenView
 
 LINES_PER_NOTICE = 2
 """A notice longer than this many lines is cut short."""
@@ -47,13 +47,24 @@ def needed_height(notices: tuple[Notice, ...], width: int, s: Scale) -> int:
     return lines + 2 * s(8)
 
 
-def draw(surface: pygame.Surface, area: pygame.Rect, notices: tuple[Notice, ...], s: Scale) -> None:
-    """The notices in `area`, in a panel."""
-    cache.draw(surface, area, _draw, notices, s)
+def draw(
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    notices: tuple[Notice, ...],
+    s: Scale,
+    more: str = ScreenView.more_notices,
+) -> None:
+    """The notices in `area`, in a panel; `more` is the view's last line for those left
+    out (its `more_notices`)."""
+    cache.draw(surface, area, _draw, notices, s, more)
 
 
 def _draw(
-    surface: pygame.Surface, area: pygame.Rect, notices: tuple[Notice, ...], s: Scale
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    notices: tuple[Notice, ...],
+    s: Scale,
+    more: str,
 ) -> None:
     paint.panel(surface, area)
     if not notices:
@@ -86,5 +97,5 @@ def _draw(
         y += gap
     hidden = len(urgent) - shown
     if hidden > 0:
-        more = pygame.Rect(inner.x, min(y, inner.bottom - step), inner.width, step)
-        paint.line(surface, f"+{hidden} more", more, px, theme.TEXT)
+        line = pygame.Rect(inner.x, min(y, inner.bottom - step), inner.width, step)
+        paint.line(surface, more.format(n=hidden), line, px, theme.TEXT)

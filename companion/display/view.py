@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from companion.actions import Action
 from companion.colours import RGB
+from companion.phrases import Phrase
 from companion.track import TRACK_LENGTH
 
 
@@ -86,10 +87,15 @@ class CameraView:
     image: npt.NDArray[np.uint8] | None
     """A small BGR picture with tags and slot assignments already drawn on it, or
     None when there is no frame to show."""
-    status: str
-    """One line: "camera: simulated table, 10 fps" or why there is no picture."""
+    status: Phrase | str
+    """One line: "camera: simulated table, 10 fps" or why there is no picture. The
+    camera says it as a phrase; `present` puts it into the table's language."""
     working: bool
     """False when the source has failed; the status then says what to do."""
+    no_picture: str = "no picture yet"
+    """Shown where the picture goes before the first frame."""
+    failed: str = "Camera not working"
+    """The heading of a failed camera's panel."""
 
 
 @dataclass(frozen=True)
@@ -131,17 +137,55 @@ class EditorView:
 
 
 @dataclass(frozen=True)
-class SetupView:
-    """Choosing the first storyteller."""
+class Choice:
+    """One line of a setup step: a language, an edition, a seat, a name, an option."""
 
-    ruleset: str
-    """The edition and options ("Dixit Odyssey, to 30 points")."""
-    players: tuple[tuple[str, RGB], ...]
-    """Players in seating order with their kit colours."""
-    chosen: int
-    """Index of the player chosen to tell first."""
+    label: str
+    """The thing chosen ("Dixit Odyssey", "Red", "Target")."""
+    detail: str = ""
+    """A line about it: the edition's description, a seat's name, an option's value."""
+    colours: tuple[RGB, ...] = ()
+    """A swatch: the seat's or player's colour."""
+    selected: bool = False
+    """Whether Next's cursor is on it (Confirm acts on it)."""
+    picked: bool = False
+    """Whether it is part of the choice (the language spoken, a colour seated)."""
+    badge: str = ""
+    """A short mark at its end: the slot a seat's token lies on, "tells first"."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Players shown together beside a step: a team in the team editions."""
+
+    label: str
+    """"Team 1"."""
+    members: tuple[tuple[str, RGB], ...]
+    """Its players, with their colours."""
+
+
+@dataclass(frozen=True)
+class StepView:
+    """One step of setting up a game at the table."""
+
+    steps: tuple[str, ...]
+    """Every step's short name, in order ("Language", "Edition", ...)."""
+    step: int
+    """Which of `steps` this is (0 for the first)."""
+    question: str
+    """What the step asks ("Who plays? Lay your owner token on a card")."""
+    choices: tuple[Choice, ...]
+    """The lines to choose among; touching one posts a pick of its index."""
     hint: str
-    """How to choose ("Press Next, touch a name, or lay your owner token on a card")."""
+    """How to choose, by touch, buttons or tokens."""
+    summary: str = ""
+    """The game as set up so far ("Dixit Odyssey - 5 players - to 30 points")."""
+    problems: tuple[str, ...] = ()
+    """What stops the step (two tokens on one card, too few players)."""
+    groups: tuple[Group, ...] = ()
+    """Teams that follow from the seating, in team editions."""
+    columns: int = 1
+    """How many columns the choices are laid out in."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +198,10 @@ class WinnerView:
     """Why the game ended ("a score reached 30 after round 9")."""
     standings: tuple[tuple[str, tuple[RGB, ...], int], ...]
     """Every scorer with colours and final total, best first."""
+    heading: str = "Winner"
+    """The word above a single winner's name."""
+    shared_heading: str = "Winners"
+    """The word above the names of those who share the win."""
 
 
 @dataclass(frozen=True)
@@ -182,9 +230,11 @@ class ScreenView:
     """Small print: piles, turns left, the journal file."""
     editor: EditorView | None = None
     """The round editor, while a round is entered or corrected by hand."""
-    setup: SetupView | None = None
-    """The first storyteller choice, before round 1."""
+    setup: StepView | None = None
+    """The step of setting up a new game, while one is set up."""
     winner: WinnerView | None = None
     """The final standings, once the game is over."""
     target: int | None = TRACK_LENGTH
     """The winning score, marked on the track when it is a score to reach."""
+    more_notices: str = "+{n} more"
+    """The last line of the notices when not all fit, `{n}` being how many are left out."""

@@ -37,7 +37,7 @@ def _winners(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: 
     paint.panel(surface, area, theme.PANEL, theme.GOLD, s(3), radius=s(12))
     inner = area.inflate(-2 * s(16), -2 * s(12))
     label = pygame.Rect(inner.x, inner.y, inner.width, fonts.line_height(s(26)))
-    heading = "Winners" if len(winner.winners) > 1 else "Winner"
+    heading = winner.shared_heading if len(winner.winners) > 1 else winner.heading
     paint.line(surface, heading, label, s(26), theme.MUTED, "center")
     reason_height = 2 * fonts.line_height(s(24))
     reason = pygame.Rect(inner.x, inner.bottom - reason_height, inner.width, reason_height)

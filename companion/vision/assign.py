@@ -10,9 +10,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.colours import WORDS
 from companion.errors import ForeignTagError
 from companion.kit.layouts import Layout
 from companion.kit.tags import MODULES, KitTag, Role, parse_tag
+from companion.phrases import Phrase, phrase
 from companion.vision.board import BoardFit
 from companion.vision.records import (
     Detection,
@@ -100,13 +102,21 @@ def _same_place(seen: KitDetection, detection: Detection) -> bool:
     return (x1 - x0) ** 2 + (y1 - y0) ** 2 < reach**2
 
 
-def token_label(tag: KitTag, owner: str | None = None) -> str:
+def token_label(tag: KitTag, owner: str | None = None) -> Phrase:
     """A token as players call it: "the trap dial", "Ann's vote dial 1" (the colour
-    stands for the player when no `owner` is given)."""
+    stands for the player when no `owner` is given: "red's vote dial 1")."""
     if tag.role is Role.TRAP:
-        return "the trap dial"
-    kind = "vote dial" if tag.role is Role.VOTE else "owner token"
-    return f"{owner or tag.colour}'s {kind} {tag.index}"
+        return phrase("the trap dial")
+    assert tag.colour is not None and tag.index is not None
+    vote = tag.role is Role.VOTE
+    if owner is not None:
+        if vote:
+            return phrase("{player}'s vote dial {index}", player=owner, index=tag.index)
+        return phrase("{player}'s owner token {index}", player=owner, index=tag.index)
+    colour = WORDS[tag.colour]
+    if vote:
+        return phrase("{colour}'s vote dial {index}", colour=colour, index=tag.index)
+    return phrase("{colour}'s owner token {index}", colour=colour, index=tag.index)
 
 
 def kits_in(texts: Iterable[str]) -> Counter[str]:

@@ -6,7 +6,7 @@ from types import MappingProxyType
 
 from companion.kit.layouts import Point as Point
 from companion.kit.tags import KitTag
-from companion.wording import slots as slots_worded
+from companion.phrases import Phrase, listing, phrase, plural
 
 Quad = tuple[Point, Point, Point, Point]
 
@@ -97,16 +97,25 @@ class Duplicate:
     off_cards: int = 0
     """How many copies lie outside every card area."""
 
-    def worded(self, name: str) -> str:
+    def worded(self, name: Phrase | str) -> Phrase:
         """The problem in words, the token called `name` ("Ann's vote dial 1")."""
-        copies = len(self.slots) + self.off_cards
-        places = [slots_worded(self.slots)] if self.slots else []
+        places: list[Phrase] = []
+        if self.slots:
+            numbers = listing(self.slots)
+            places.append(plural("slot {slots}", "slots {slots}", len(self.slots), slots=numbers))
         if self.off_cards:
-            places.append(
-                "off the cards" if self.off_cards == 1 else f"{self.off_cards} off the cards"
+            places.append(plural("off the cards", "{n} off the cards", self.off_cards))
+        copies = len(self.slots) + self.off_cards
+        if copies == 2:
+            return phrase(
+                "{token} is on the table twice ({places})", token=name, places=listing(places)
             )
-        times = "twice" if copies == 2 else f"{copies} times"
-        return f"{name} is on the table {times} ({' and '.join(places)})"
+        return phrase(
+            "{token} is on the table {n} times ({places})",
+            token=name,
+            n=copies,
+            places=listing(places),
+        )
 
 
 @dataclass(frozen=True)
