@@ -4,7 +4,8 @@ its memory stay flat over many rounds?
     .venv/bin/python bench/loop.py [--rounds N] [--layout NAME] [--players N]
 
 It runs the headless demo (simulated table, simulated players, real reader,
-stabiliser, session, journal and screen) for N rounds (default 100) and prints:
+stabiliser, session, journal and screen), the game's setup on the table's screens
+then N rounds (default 100), and prints:
 
 - per frame: the loop's whole step (reading, session, drawing the screen), the
   reading inside the loop, and the bare `TableReader.read` of every 4th frame read
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.app.camera import Watching
 from companion.app.demo import LAYOUT, run_demo
 from companion.app.loop import Loop
 from companion.display.screen import DisplayMode
@@ -66,23 +68,29 @@ def main() -> None:
 
     def timed_step(loop: Loop) -> None:
         camera = loop.camera
-        table = camera.source if camera else None
+        if camera is None:
+            loop.step()
+            return
+        before = camera.state.status
+        table = before.source if isinstance(before, Watching) else None
         drawn = table.last if isinstance(table, SimulatedTable) else None
-        look = dict(camera.watcher.stabiliser.look_again()) if camera else {}
+        look = dict(camera.watcher.stabiliser.look_again())
         started = time.perf_counter()
         loop.step()
         elapsed = (time.perf_counter() - started) * 1000
-        if camera is None or camera.reading is None or camera.frame is None:
+        status = camera.state.status
+        latest = status.latest if isinstance(status, Watching) else None
+        if latest is None:
             return
         if isinstance(table, SimulatedTable) and table.last is not drawn:
             return
         steps.append(elapsed)
-        readings.append(camera.reading.elapsed_ms)
+        readings.append(latest.reading.elapsed_ms)
         if len(steps) % PAIR_EVERY == 0:
             again = time.perf_counter()
-            camera.watcher.reader.read(camera.frame, look)
+            camera.watcher.reader.read(latest.frame, look)
             bare.append((time.perf_counter() - again) * 1000)
-            paired.append(camera.reading.elapsed_ms)
+            paired.append(latest.reading.elapsed_ms)
 
     def said(line: str) -> None:
         number = line.split()[1] if line.startswith("round ") else ""

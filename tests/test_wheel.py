@@ -173,5 +173,5 @@ def test_the_installed_wheel_runs_the_cafe_commands(tmp_path: Path) -> None:
     assert re.search(r"^round 1 \(.*\): .* - read as laid$", demo.stdout, re.MULTILINE), demo.stdout
     assert DEMO_SUMMARY.search(demo.stdout), demo.stdout
     shots = sorted(p.name for p in screens.glob("*.png"))
-    assert shots and shots[0].endswith("setup.png"), shots
+    assert shots and shots[0].endswith("-language.png"), shots
     assert (work / "demo.sqlite").is_file()

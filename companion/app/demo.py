@@ -1,10 +1,13 @@
 """The whole companion on a simulated table: setup to winner, with no hardware.
 
 The demo calibrates the simulated board from a frame of it, as a café would, then
-runs the real loop (reader, stabiliser, session, journal, screen) while simulated
-players lay their tokens. Proposals confirm themselves after a countdown. Time is
-simulated too (one frame is a tenth of a second), so a headless demo runs as fast as
-the machine reads frames and its screens are the same on every run of one seed.
+runs the real loop (reader, stabiliser, session, journal, screen) while a simulated
+group sets up its game on the table's screens, as a group sitting down does (a touch
+for the language and the edition, owner tokens laid on cards for the seats, names
+typed on a phone), then plays it, laying its tokens. Proposals confirm themselves
+after a countdown. Time is simulated too (one frame is a tenth of a second), so a
+headless demo runs as fast as the machine reads frames and its screens are the same
+on every run of one seed.
 """
 
 import math
@@ -16,18 +19,22 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.actions import Action, Press
 from companion.app.camera import Camera, Watching
-from companion.app.lineup import Lineup
+from companion.app.draft import KIT_COLOURS, Draft
 from companion.app.loop import Loop
 from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
-from companion.app.states import Phase, SessionState
+from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, STEP_NAMES
+from companion.app.states import Phase, PickingLanguage, SessionState
+from companion.app.states import Seating as TakingSeats
 from companion.display.screen import DisplayMode, Screen
 from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import MODULES_ACROSS
-from companion.rules import Ruleset, Seating
+from companion.language import Language
+from companion.rules import OPTION_NAMES, Ruleset, Seating, find_ruleset
 from companion.sim import CameraPose, Conditions, Scene
 from companion.sim.players import DemoPlayers, Moment
 from companion.sources.simulated import SimulatedTable
@@ -58,6 +65,19 @@ TIMINGS_KEPT = 1000
 WINNER_FRAMES = 20
 """Frames the winner screen stays up before the demo ends."""
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lea")
+"""The names the group types for its seats, in seat order."""
+PRESS_FRAMES = 5
+"""Frames the group looks at a setup screen before its next touch (or name typed):
+every screen is seen, and saved, before it changes."""
+SETUP_STEPS = (
+    Phase.LANGUAGE,
+    Phase.EDITION,
+    Phase.SEATS,
+    Phase.NAMES,
+    Phase.OPTIONS,
+    Phase.SETUP,
+)
+"""The setup steps in the order they come."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,59 @@ class DemoResult:
     """Frames read."""
     reading_ms: float
     """Median time to read one frame, over the last `TIMINGS_KEPT` frames."""
+    setup_seconds: float
+    """Simulated seconds the group took to set the game up (0 for a game resumed)."""
+    first_round_after_setup_s: float | None
+    """Real seconds from the setup's end (the game's start) to the first round scored;
+    None for a game resumed, or when no round was scored."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """The game the simulated group sets up."""
+
+    language: Language
+    """The language it touches at the first step."""
+    ruleset: Ruleset
+    """The edition it touches, with the options it plays by."""
+    seats: tuple[str, ...]
+    """Its kit colours in seat order (the slot each owner token is laid on)."""
+    names: tuple[str, ...]
+    """The names it types, in seat order."""
+
+    @classmethod
+    def of(cls, language: Language, ruleset: Ruleset, players: int) -> "Group":
+        """`players` players with the first kit colours and the first `NAMES`."""
+        return cls(language, ruleset, KIT_COLOURS[:players], NAMES[:players])
+
+    @property
+    def colours(self) -> dict[str, str]:
+        """Each player's kit colour, in seat order."""
+        return dict(zip(self.names, self.seats, strict=True))
+
+    def kept(self, language: Language) -> Draft:
+        """The draft a fresh setup starts from: the table's language, and the edition
+        with the group's options (the options page offers only some values, and a
+        benchmark plays a game without end)."""
+        base = find_ruleset(self.ruleset.name)
+        options = tuple(
+            sorted(
+                (name, getattr(self.ruleset, name))
+                for name in OPTION_NAMES
+                if getattr(self.ruleset, name) != getattr(base, name)
+            )
+        )
+        return Draft(language=language, ruleset=self.ruleset.name, options=options)
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A name typed on a phone for a seat."""
+
+    colour: str
+    """The seat's kit colour."""
+    name: str
+    """The name."""
 
 
 class SimClock:
@@ -113,6 +186,7 @@ def run_demo(
     mode: DisplayMode,
     *,
     layout_name: str = LAYOUT,
+    language: Language = Language.ENGLISH,
     resume: bool = False,
     seed: int = 1,
     out: Path | None = None,
@@ -121,9 +195,10 @@ def run_demo(
     say: Callable[[str], None] = print,
     step: Callable[[Loop], None] = Loop.step,
 ) -> DemoResult:
-    """Play one game of `ruleset` with `players` simulated players to the end (or
-    for `rounds` rounds); with `resume`, go on with the journal's unfinished game if
-    there is one. `step` runs one turn of the loop (a benchmark times it)."""
+    """Set up a game of `ruleset` for `players` simulated players speaking `language`
+    on the table's screens, then play it to the end (or for `rounds` rounds); with
+    `resume`, go on with the journal's unfinished game, or the setup it kept, if there
+    is one. `step` runs one turn of the loop (a benchmark times it)."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
     most = max(len(ruleset.scoring.layers(Seating(NAMES[:players]), n)) for n in NAMES[:players])
@@ -137,23 +212,32 @@ def run_demo(
     reader = TableReader(calibration, layout, make_decoder())
     settings = Settings(tuple(s.slot for s in layout.slots), auto_confirm=auto_confirm)
     camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, Watching(table))
+    group = Group.of(language, ruleset, players)
     stored = journal.resume() if resume else None
     if stored is not None:
         session = Session.resumed(stored, journal, settings, camera.pictures)
         ruleset, players = session.state.game.ruleset, len(session.state.lineup.names)
+        colours = session.state.lineup.colour_by_player
+        again = f"going on with game {stored.id}"
+        say(f"demo: {ruleset.title}, {players} players, seed {seed}, {again}")
     else:
-        session = Session.new(
-            ruleset, Lineup.parse(NAMES[:players]), journal, settings, camera.pictures
-        )
-    lineup = session.state.lineup
+        if not resume:
+            journal.save_setup(
+                STEP_NAMES[PickingLanguage], group.kept(settings.language).document()
+            )
+        session = Session.setting_up(journal, settings, camera.pictures)
+        colours = group.colours
+        say(f"demo: {ruleset.title}, {players} players, language {language.value}, seed {seed}")
     clock = SimClock()
     screen = Screen(mode=mode)
     loop = Loop(session, screen, clock, camera)
-    demo = DemoPlayers(table.lay, layout, KIT, lineup.colour_by_player, rng)
-    again = f", going on with game {stored.id}" if stored is not None else ""
-    say(f"demo: {ruleset.title}, {players} players, seed {seed}{again}")
-    exact = frames_idle = snapshots = 0
+    demo = DemoPlayers(table.lay, layout, KIT, colours, rng)
+    exact = frames_idle = snapshots = waited = 0
     played_before = len(session.state.game.played)
+    setup_seconds = 0.0
+    set_up = stored is not None
+    playing_since: float | None = None
+    first_round: float | None = None
     phase: Phase | None = None
     problem_shown = False
     shown_winner = 0
@@ -164,16 +248,36 @@ def run_demo(
             if rounds is not None and len(state.game.played) - played_before >= rounds:
                 break
             started = time.perf_counter()
+            waited += 1
+            if state.setting_up and waited >= PRESS_FRAMES:
+                move = setup_move(state, group)
+                if move is not None:
+                    waited = 0
+                    if out is not None and _leaves_list(state, move):
+                        snapshots += 1
+                        _snapshot(screen, out, snapshots, state, "-done")
+                    _make(move, loop, clock.now)
             demo.act(_moment(state.phase), state.game, state.game_id)
             played = len(state.game.played)
             step(loop)
             state = session.state
+            if not set_up and state.game_id is not None and not state.setting_up:
+                set_up = True
+                playing_since = time.perf_counter()
+                setup_seconds = clock.now
+                first = state.game.first_storyteller
+                say(
+                    f"demo: game {state.game_id} set up in {setup_seconds:.1f} simulated seconds: "
+                    f"{', '.join(state.lineup.names)}; {first} tells first"
+                )
             latest = _latest_reading(camera)
             if latest is not None:
                 timings.append(latest.elapsed_ms)
             if len(state.game.played) > played:
                 exact += _report(state, demo, say)
                 frames_idle = 0
+                if first_round is None and playing_since is not None:
+                    first_round = time.perf_counter() - playing_since
             frames_idle += 1
             if frames_idle > STUCK_FRAMES:
                 raise CompanionError(f"the demo made no progress for {STUCK_FRAMES} frames")
@@ -181,6 +285,9 @@ def run_demo(
                 state.table and state.table.report.problems
             )
             if state.phase is not phase or (problem and not problem_shown):
+                if state.phase is not phase:
+                    waited = 0
+                    frames_idle = 0 if state.setting_up else frames_idle
                 phase = state.phase
                 problem_shown = problem
                 snapshots += 1
@@ -206,19 +313,79 @@ def run_demo(
         mistakes=demo.mistakes_made,
         frames=camera.state.frames,
         reading_ms=float(np.median(timings)) if timings else 0.0,
+        setup_seconds=setup_seconds,
+        first_round_after_setup_s=first_round,
     )
+
+
+def setup_move(state: SessionState, group: Group) -> Press | Typed | None:
+    """The group's next touch at the setup step on the screen, or the next name it
+    types; None while it waits for the table (its tokens to be read). A step set up
+    otherwise than the group wants (a setup the journal kept) is gone back to."""
+    draft, at = state.draft, state.at
+    right = (
+        draft.language is group.language,
+        draft.ruleset == group.ruleset.name,
+        draft.seats == group.seats,
+        dict(draft.names) == dict(zip(group.seats, group.names, strict=True)),
+        all(draft.option(name) == getattr(group.ruleset, name) for name in OPTION_NAMES),
+    )
+    wrong = right.index(False) if False in right else len(right)
+    if SETUP_STEPS.index(state.phase) > wrong:
+        return Press(Action.BACK)
+    match state.phase:
+        case Phase.LANGUAGE:
+            return Press(Action.PICK, LANGUAGES.index(group.language))
+        case Phase.EDITION:
+            return Press(Action.PICK, EDITIONS.index(group.ruleset.name))
+        case Phase.SEATS:
+            ready = right[2] and isinstance(at, TakingSeats) and not at.problems
+            return Press(Action.PICK, len(KIT_COLOURS)) if ready else None
+        case Phase.NAMES:
+            given = dict(draft.names)
+            for colour, name in zip(group.seats, group.names, strict=True):
+                if given.get(colour) != name:
+                    return Typed(colour, name)
+            return Press(Action.PICK, len(draft.seats))
+        case Phase.OPTIONS if right[4]:
+            return Press(Action.PICK, len(OPTIONS))
+        case Phase.OPTIONS:
+            raise CompanionError(
+                f"the setup kept in the journal plays {draft.rules.name} with other options "
+                "than the demo's: run the demo without --resume"
+            )
+        case _:
+            return None
+
+
+def _make(move: Press | Typed, loop: Loop, now: float) -> None:
+    """Hand the group's move to the table: a touch goes through the loop, where real
+    touches go; a name typed on a phone, straight to the session."""
+    if isinstance(move, Typed):
+        loop.session.name(move.colour, move.name, now)
+    else:
+        loop.post(move)
+
+
+def _leaves_list(state: SessionState, move: Press | Typed) -> bool:
+    """Whether `move` leaves the seats or names step: its screen, filled, is saved."""
+    return isinstance(move, Press) and state.phase in (Phase.SEATS, Phase.NAMES)
 
 
 def _moment(phase: Phase) -> Moment:
     """What the screen asks of the simulated players in `phase`."""
     match phase:
+        case Phase.SEATS:
+            return Moment.SEATING
+        case Phase.NAMES | Phase.OPTIONS:
+            return Moment.CLEARING
         case Phase.SETUP:
             return Moment.CHOOSING
         case Phase.WAITING | Phase.PROPOSAL:
             return Moment.LAYING
         case Phase.CLEARING | Phase.WINNER:
             return Moment.CLEARING
-        case Phase.EDITING:
+        case Phase.LANGUAGE | Phase.EDITION | Phase.EDITING | Phase.ABANDONING:
             return Moment.WATCHING
 
 
@@ -241,8 +408,12 @@ def _report(state: SessionState, demo: DemoPlayers, say: Callable[[str], None]) 
 
 
 def _snapshot(screen: Screen, out: Path, index: int, state: SessionState, note: str = "") -> None:
-    """Save the screen as it is now, named by order, round and phase."""
+    """Save the screen as it is now, named by order, round (once the game started) and
+    phase."""
     out.mkdir(parents=True, exist_ok=True)
+    if state.setting_up:
+        screen.save_png(out / f"{index:03d}-{state.phase.value}{note}.png")
+        return
     game = state.game
     number = game.round_number if game.outcome is None else len(game.played)
     screen.save_png(out / f"{index:03d}-round-{number:02d}-{state.phase.value}{note}.png")

@@ -1,8 +1,10 @@
 """`companion demo`: the whole companion on a simulated table, from setup to winner.
 
-With no arguments it plays one full game of every ruleset in turn. Windowed where
-there is a display; with `--headless` (and on its own where there is none) it
-prints the progress and, with `--out DIR`, saves a PNG of the screen at each phase.
+With no arguments a group of six sets up a game of Dixit Odyssey on the table's
+screens and plays it to the end; `--all` plays one game of every edition in turn.
+Windowed where there is a display; with `--headless` (and on its own where there is
+none) it prints the progress and, with `--out DIR`, saves a PNG of the screen at each
+phase, the setup's steps included.
 """
 
 import argparse
@@ -10,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.demo import LAYOUT, run_demo
+from companion.app.draft import DEFAULT_RULESET
 from companion.app.session import check_auto_confirm
 from companion.cli.each import fail
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError
 from companion.journal import Journal, default_journal_path
+from companion.language import Language, find_language
 from companion.rules import RULESETS, Ruleset, find_ruleset
 
 HEADLESS_OUT = Path("demo-screens")
@@ -27,14 +31,24 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     """Register the subcommand."""
     parser = commands.add_parser(
         "demo",
-        help="play whole games on a simulated table, no hardware needed",
-        description="Play whole games on a simulated table with simulated players, "
-        "auto-confirming, from setup to the winner screen.",
+        help="set up and play a whole game on a simulated table, no hardware needed",
+        description="Set up a game on the table's screens and play it on a simulated table "
+        "with simulated players, auto-confirming, from setup to the winner screen.",
+    )
+    editions = parser.add_mutually_exclusive_group()
+    editions.add_argument(
+        "--ruleset",
+        default=DEFAULT_RULESET,
+        help=f"the edition the group picks: {', '.join(RULESETS)} (default {DEFAULT_RULESET})",
+    )
+    editions.add_argument(
+        "--all", action="store_true", help="play one game of every edition in turn"
     )
     parser.add_argument(
-        "--ruleset",
-        default="all",
-        help=f"a ruleset ({', '.join(RULESETS)}) or 'all' for one game of each (default)",
+        "--language",
+        choices=[language.value for language in Language],
+        default=Language.ENGLISH.value,
+        help="the language the group picks at the first step (default en)",
     )
     parser.add_argument("--players", type=int, help="players at the table (default: about 6)")
     parser.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
@@ -78,9 +92,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the games; exit status 0 when every one reached its end."""
     try:
-        rulesets = (
-            list(RULESETS.values()) if args.ruleset == "all" else [find_ruleset(args.ruleset)]
-        )
+        rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
         counts = [_players(r, args.players) for r in rulesets]
         check_auto_confirm(args.auto_confirm)
         mode = choose_mode("headless" if args.headless else args.display)
@@ -104,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
                     journal,
                     mode,
                     layout_name=args.layout,
+                    language=find_language(args.language),
                     resume=args.resume and index == 1,
                     seed=args.seed,
                     out=out,
@@ -120,6 +133,11 @@ def run(args: argparse.Namespace) -> int:
                 f"{result.mistakes} misplaced dials caught, {result.frames} frames read "
                 f"(median {result.reading_ms:.1f} ms per frame)"
             )
+            if result.first_round_after_setup_s is not None:
+                print(
+                    f"demo: first round scored {result.first_round_after_setup_s:.1f} s "
+                    "after the setup finished"
+                )
             print(
                 f"demo: export with: companion history --journal {path} {result.game_id} --export"
             )

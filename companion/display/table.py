@@ -62,13 +62,13 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
             wanted = notices.needed_height(view.notices, right.width, s)
             height = min(wanted, round(right.height * MOST_NOTICES_UNDER_CAMERA))
             right, below = layout.split_top(right, right.height - height - gap, gap)
-            notices.draw(surface, below, view.notices, s)
+            notices.draw(surface, below, view.notices, s, more=view.more_notices)
             waiting_notices = ()
         camera.draw(surface, right, view.camera, s)
     if not middle:
         return
     if points is None:
-        notices.draw(surface, area, view.notices, s)
+        notices.draw(surface, area, view.notices, s, more=view.more_notices)
         return
     if waiting_notices:
         most = MOST_NOTICES_ABOVE_POINTS if view.proposal else MOST_NOTICES_ABOVE_LAST_ROUND
@@ -76,9 +76,9 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
         above = min(wanted, round(area.height * most))
         legible = s(LEGIBLE_ROW) * (len(points.lines) + 2)
         if view.proposal is None and area.height - above - gap < legible:
-            notices.draw(surface, area, waiting_notices, s)
+            notices.draw(surface, area, waiting_notices, s, more=view.more_notices)
             return
         top, area = layout.split_top(area, above, gap)
-        notices.draw(surface, top, waiting_notices, s)
+        notices.draw(surface, top, waiting_notices, s, more=view.more_notices)
     edge = GOLD if view.proposal is not None else None
     breakdown.draw(surface, area, points, s, edge, view.rabbits if merged else ())

@@ -1,6 +1,7 @@
 """Simulated players for the demo: they lay cards and tokens on the simulated table.
 
-They play the way people do: at reveal the owner tokens go down first, then the
+They play the way people do: to take their seats each lays an owner token on a card
+of their own, one after another; at reveal the owner tokens go down first, then the
 votes in twos and threes with hands over the board, now and then a dial on the
 voter's own card that is moved once the screen complains, and the table is cleared
 once the round is scored. They watch the screen and nothing else: the demo tells
@@ -26,11 +27,15 @@ MISTAKE_FRAMES = 12
 """Frames a misplaced dial lies before its player notices the screen and moves it."""
 SPOT_TRIES = 200
 """Random places tried for a dial put down between the cards."""
+SEAT_FRAMES = 3
+"""Frames between one player laying their owner token to take a seat and the next."""
 
 
 class Moment(enum.Enum):
     """What the screen asks of the players at the table."""
 
+    SEATING = "seating"
+    """Take the seats: each player lays an owner token on a card, in seat order."""
     CHOOSING = "choosing"
     """Choose who tells first (an owner token laid alone on a card)."""
     LAYING = "laying"
@@ -102,6 +107,8 @@ class DemoPlayers:
     def _plan_for(self, moment: Moment, game: Game) -> tuple[Stage, ...]:
         empty = Scene(self.layout, self.kit)
         match moment:
+            case Moment.SEATING:
+                return (Stage(Lay(empty), SETTLING), *self._seating())
             case Moment.CHOOSING:
                 return (Stage(Lay(empty), SETTLING), Stage(Lay(self._first_storyteller()), 1))
             case Moment.LAYING:
@@ -110,6 +117,23 @@ class DemoPlayers:
                 return (Stage(Lay(empty, hands=1), 2), Stage(Lay(empty), 1))
             case Moment.WATCHING:
                 return self._plan
+
+    def _seating(self) -> tuple[Stage, ...]:
+        """The players lay their owner tokens one after another, each alone on a card:
+        the first seat on slot 1, the next on slot 2, and so on (a hand over the board
+        as each goes down); the last stage lasts until the companion moves on."""
+        slots = sorted(self.layout.slots, key=lambda spec: spec.slot)
+        tokens: list[Placement] = []
+        stages: list[Stage] = []
+        for colour, spec in zip(self.colours.values(), slots, strict=False):
+            x0, y0, x1, y1 = spec.card_mm
+            tag = KitTag(self.kit, Role.OWNER, colour=colour, index=1)
+            angle = float(self.rng.uniform(-20.0, 20.0))
+            tokens.append(Placement(tag, ((x0 + x1) / 2, (y0 + y1) / 2), angle))
+            cards = {taken.slot: True for taken in slots[: len(tokens)]}
+            scene = Scene(self.layout, self.kit, cards, tuple(tokens))
+            stages += [Stage(Lay(scene, hands=1), 1), Stage(Lay(scene), SEAT_FRAMES)]
+        return tuple(stages)
 
     def _first_storyteller(self) -> Scene:
         """One player's owner token alone on a card: "I tell first"."""

@@ -1,5 +1,5 @@
-"""`companion demo --headless` plays a whole game of every ruleset to its end, and the
-journal's export scores to the totals the demo showed.
+"""`companion demo --headless` sets up and plays a whole game of every ruleset to its
+end, and the journal's export scores to the totals the demo showed.
 
 The games are played on the 8-slot classic board (`BOARD`), which the simulator
 draws in far less time than the 12-slot Odyssey board: the same promise for every
@@ -47,7 +47,8 @@ def test_the_headless_demo_plays_every_ruleset_to_the_end(
         game_id, rounds, exact, scored = map(int, found.groups())
         assert exact == scored == rounds, run.stdout
         shots = sorted(p.name for p in (tmp_path / ruleset).iterdir())
-        assert shots[0].endswith("setup.png") and shots[-1].endswith("winner.png")
+        assert shots[0].endswith("language.png") and shots[-1].endswith("winner.png")
+        assert any(shot.endswith("-setup.png") for shot in shots), shots
 
         export = tmp_path / f"{ruleset}.json"
         journal = str(tmp_path / f"{ruleset}.sqlite")

@@ -2,9 +2,10 @@
 
 The demo runs as its own process on the small board and is killed with SIGKILL at a
 random moment of its play, again and again, each run going on with the journal's
-game. The moment is measured from the demo's first line about the game (so a slow
-start under load shifts it rather than wasting it), and the test waits on the
-demo's own output with deadlines, never on a guess of how long it takes.
+game (the first run, and any after the game ended, sets one up first). The moment is
+measured from the demo's line saying the game is being played (so a slow start or
+setup under load shifts it rather than wasting it), and the test waits on the demo's
+own output with deadlines, never on a guess of how long it takes.
 After every kill the journal must open cleanly, hold every round the demo had
 announced as scored, each with its pictures, and replay legally; at the end one run
 plays the game to its end and `companion score` agrees with the journal's export.
@@ -14,6 +15,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -33,9 +35,9 @@ KILL_WITHIN_SECONDS = 3.0
 a round is scored about every second on the small board, so kills fall before,
 during and after commits."""
 START_DEADLINE_SECONDS = 120.0
-"""How long a demo may take to start playing before the test fails."""
-PLAYING = "demo: Dixit "
-"""The start of the line the demo prints as it starts (or resumes) a game."""
+"""How long a demo may take to start playing (its setup included) before the test fails."""
+PLAYING = re.compile(r"^demo: (game \d+ set up in |Dixit .*, going on with game \d+$)")
+"""The line the demo prints once a game it set up starts, or as it resumes one."""
 
 
 def demo(journal: Path, screens: Path, seed: int) -> list[str]:
@@ -82,7 +84,7 @@ def killed_at_random(command: list[str], env: dict[str, str], delay: float) -> t
     reader.start()
     seen: list[str] = []
     try:
-        while not (seen and seen[-1].startswith(PLAYING)):
+        while not (seen and PLAYING.match(seen[-1])):
             line = lines.get(timeout=START_DEADLINE_SECONDS)
             if line is None:
                 break

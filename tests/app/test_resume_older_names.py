@@ -13,6 +13,7 @@ from companion.app.lineup import Lineup
 from companion.app.session import resumed_state
 from companion.errors import SeatingError
 from companion.journal import GameStatus, StoredGame
+from companion.language import Language
 from companion.rules import Game, find_ruleset
 
 OLDER_PLAYERS = [("\u200b", "Ben", "Cleo", "Dan"), ("é", "e\u0301", "\ue000", "Dan")]
@@ -28,7 +29,7 @@ def test_a_stored_game_with_names_now_refused_resumes(players: tuple[str, ...]) 
         started_at=datetime(2026, 11, 21, tzinfo=UTC),
         status=GameStatus.PLAYING,
     )
-    state = resumed_state(stored)
+    state = resumed_state(stored, Language.ENGLISH)
     assert state.lineup.names == players
     assert state.lineup.colour_by_player == colours
 
