@@ -2,10 +2,12 @@
 
     .venv/bin/python docs/make_screenshots.py
 
-Plays a 12-player Dixit Party game on the simulated table (the demo, headless) and
-keeps one screen of each phase, then opens the round editor on that game and shows a
-lost camera, each drawn by the real session, presenter and display. A few rounds of
-Dixit Odyssey, where a vote for one's own card is a mistake, give the problem screen.
+Plays a 12-player Dixit Party game on the simulated table (the demo, headless), set
+up on the table's screens, and keeps one screen of each setup step and each phase,
+then opens the round editor on that game and shows a lost camera, each drawn by the
+real session, presenter and display. A few rounds of Dixit Odyssey, where a vote for
+one's own card is a mistake, give the problem screen; a French group setting up a
+Dixit in teams gives the French setup screens.
 """
 
 import shutil
@@ -20,11 +22,25 @@ from companion.app.states import Phase
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import CameraView
 from companion.journal import Journal
+from companion.language import Language
 from companion.rules import find_ruleset
 
 OUT = Path(__file__).with_name("screens")
 SEED = 4
+SETUP_PICKS = {
+    "language": "setup-language.png",
+    "edition": "setup-edition.png",
+    "seats-done": "setup-seats.png",
+    "names-done": "setup-names.png",
+    "options": "setup-options.png",
+}
+FRENCH_PICKS = {
+    "edition": "setup-edition-fr.png",
+    "seats-done": "setup-seats-fr.png",
+    "options": "setup-options-fr.png",
+}
 PICKS = {
+    **SETUP_PICKS,
     "setup": "setup.png",
     "proposal": "proposal.png",
     "clearing": "clearing.png",
@@ -82,6 +98,22 @@ def main() -> None:
             )
         problems = sorted(p for p in shots.iterdir() if p.name.endswith("-waiting-problem.png"))
         shutil.copy(problems[0], OUT / "waiting-problem.png")
+        shots = Path(folder) / "teams-fr"
+        with Journal(Path(folder) / "teams.sqlite") as journal:
+            run_demo(
+                find_ruleset("teams"),
+                8,
+                journal,
+                DisplayMode.HEADLESS,
+                language=Language.FRENCH,
+                seed=SEED,
+                out=shots,
+                rounds=1,
+            )
+        names = sorted(p.name for p in shots.iterdir())
+        for step, target in FRENCH_PICKS.items():
+            found = [n for n in names if n.endswith(f"-{step}.png")]
+            shutil.copy(shots / found[-1], OUT / target)
     print(f"screens written to {OUT}")
 
 

@@ -17,6 +17,7 @@ from companion.app.draft import KIT_COLOURS, OPTION_CHOICES, Draft
 from companion.app.lineup import Lineup
 from companion.app.states import (
     Choosing,
+    Guards,
     Naming,
     PickingEdition,
     PickingLanguage,
@@ -184,10 +185,9 @@ class SetupSteps:
         state = replace(state, at=at)
         if not cleared or not steady or read.seats == state.draft.seats:
             return state
-        if not read.seats and not read.problems and not state.draft.seats:
+        if not read.seats and not read.problems:  # seats chosen by hand stay
             return state
-        names = tuple((c, n) for c, n in state.draft.names if c in read.seats)
-        return replace(state, draft=replace(state.draft, seats=read.seats, names=names))
+        return replace(state, draft=replace(state.draft, seats=read.seats))
 
     def named(self, state: SessionState, colour: str, name: str) -> SessionState:
         """A name typed elsewhere for a seat: shown at once."""
@@ -252,8 +252,7 @@ class SetupSteps:
         if cursor < len(KIT_COLOURS):
             colour = KIT_COLOURS[cursor]
             if colour in draft.seats:
-                seats = tuple(c for c in draft.seats if c != colour)
-                draft = replace(draft, seats=seats, names=_names_of(draft, seats))
+                draft = replace(draft, seats=tuple(c for c in draft.seats if c != colour))
             else:
                 draft = replace(draft, seats=(*draft.seats, colour))
             return replace(state, draft=draft)
@@ -310,7 +309,9 @@ class SetupSteps:
         lineup = draft.lineup()
         game = Game.start(draft.rules, lineup.names, lineup.names[0])
         at = Choosing(min(chosen, len(lineup.names) - 1))
-        return replace(state, at=at, lineup=lineup, game=game, game_id=None, hop=None)
+        return replace(
+            state, at=at, lineup=lineup, game=game, game_id=None, hop=None, guards=Guards()
+        )
 
     def _first(self, state: SessionState, at: Choosing, press: Press, now: float) -> SessionState:
         count = len(state.lineup.names)
@@ -378,15 +379,11 @@ def _picks(press: Press) -> bool:
     return press.action in (Action.CONFIRM, Action.PICK)
 
 
-def _names_of(draft: Draft, seats: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((c, n) for c, n in draft.names if c in seats)
-
-
 def _next_name(draft: Draft, at: Naming, colour: str, step: int) -> Draft:
     """The seat's next name: its colour's own name, then the names used at this table
     before that no other seat has taken."""
     given = dict(draft.names)
-    taken = {n for c, n in given.items() if c != colour}
+    taken = {n for c, n in given.items() if c != colour and c in draft.seats}
     choices = ["", *(n for n in at.offered if n not in taken)]
     current = given.get(colour, "")
     index = choices.index(current) if current in choices else 0
