@@ -14,7 +14,8 @@ from companion.errors import (
     TrapError,
     UnknownRulesetError,
 )
-from companion.gamefile import game_document, parse_game
+from companion.gamefile import game_document, parse_game, result_document
+from companion.rules import Termination
 from tests.rules.strategies import games, legal_reveals
 
 GOOD = {
@@ -121,6 +122,29 @@ def test_rules_errors_come_through_unchanged() -> None:
 def test_null_options_switch_a_limit_off() -> None:
     record = parse_game(text(options={"bonus_cap": None}))
     assert record.start.ruleset.bonus_cap is None
+
+
+def test_round_limit_is_an_option_of_the_file() -> None:
+    record = parse_game(text(options={"target": None, "round_limit": 8}))
+    assert record.start.ruleset.round_limit == 8
+    assert game_document(record.start)["options"] == {"target": None, "round_limit": 8}
+
+
+def test_a_round_limit_ends_the_game_the_file_describes() -> None:
+    game = parse_game(text(options={"round_limit": 1})).play()
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.ROUND_LIMIT
+    assert result_document(game)["ended_after_round"] == 1
+
+
+def test_a_round_limit_below_one_is_refused() -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        parse_game(text(options={"round_limit": 0}))
+    assert str(caught.value) == "odyssey: round_limit must be at least 1, not 0"
+
+
+def test_a_game_without_a_round_limit_writes_none() -> None:
+    assert "round_limit" not in game_document(parse_game(text()).start)["options"]
 
 
 def test_a_file_with_no_rounds_is_a_game_not_yet_started() -> None:

@@ -19,18 +19,33 @@ from companion.errors import (
     RulesError,
     SeatingError,
 )
+from companion.phrases import Phrase, phrase, plural
 from companion.rules.round import Reveal, Round, RoundScore
 from companion.rules.rulesets import Ruleset
 from companion.rules.seating import Seating
-from companion.wording import figures, round_span, rounds_played
+from companion.wording import round_span_phrase, rounds_played_phrase
 
 
 class Termination(enum.Enum):
-    """Why a game ended."""
+    """Why a game ended: the value in English, `words` in the table's language."""
 
     TARGET = "a score reached the target"
     STORYTELLER_TURNS = "every player has told their turns"
+    ROUND_LIMIT = "the round limit was reached"
     DRAW_PILE = "the draw pile ran out"
+
+    @property
+    def words(self) -> Phrase:
+        """Why the game ended, to be shown in the table's language."""
+        return _TERMINATION_WORDS[self]
+
+
+_TERMINATION_WORDS = {
+    Termination.TARGET: phrase("a score reached the target"),
+    Termination.STORYTELLER_TURNS: phrase("every player has told their turns"),
+    Termination.ROUND_LIMIT: phrase("the round limit was reached"),
+    Termination.DRAW_PILE: phrase("the draw pile ran out"),
+}
 
 
 @dataclass(frozen=True)
@@ -87,14 +102,21 @@ class Game:
         self.ruleset.check_players(n)
         if self.first_storyteller not in self.seating:
             raise SeatingError(
-                f"first storyteller {self.first_storyteller!r} is not one of the players"
+                phrase(
+                    "first storyteller {player} is not one of the players",
+                    player=repr(self.first_storyteller),
+                )
             )
-        dealt = n * self.ruleset.hand_size(n)
-        if self.ruleset.deck < dealt:
+        hand = self.ruleset.hand_size(n)
+        if self.ruleset.deck < n * hand:
             raise InvalidOptionError(
-                f"{self.ruleset.name}: a deck of {figures(self.ruleset.deck, 'card')} cannot "
-                f"deal {figures(self.ruleset.hand_size(n), 'card')} to each of "
-                f"{figures(n, 'player')}"
+                phrase(
+                    "{ruleset}: a deck of {deck} cannot deal {hand} to each of {players}",
+                    ruleset=self.ruleset.name,
+                    deck=plural("{n} card", "{n} cards", self.ruleset.deck),
+                    hand=plural("{n} card", "{n} cards", hand),
+                    players=plural("{n} player", "{n} players", n),
+                )
             )
 
     @classmethod
@@ -164,8 +186,15 @@ class Game:
         outcome = self.outcome
         if outcome is not None:
             raise GameOverError(
-                f"round {self.round_number}: the game ended after round "
-                f"{outcome.after_round} ({outcome.termination.value})"
+                phrase(
+                    "round {number}: {problem}",
+                    number=self.round_number,
+                    problem=phrase(
+                        "the game ended after round {round} ({why})",
+                        round=outcome.after_round,
+                        why=outcome.termination.words,
+                    ),
+                )
             )
         return self.ruleset.score(self.seating, self.next_round(reveal))
 
@@ -195,7 +224,13 @@ class Game:
         played = len(self.played)
         if not 1 <= number <= played:
             raise CorrectionError(
-                f"there is no round {number} to correct ({rounds_played(played)} played)"
+                plural(
+                    "there is no round {number} to correct ({played} played)",
+                    "there is no round {number} to correct ({played} played)",
+                    played,
+                    number=number,
+                    played=rounds_played_phrase(played),
+                )
             )
         game = self.before_round(number).play(reveal)
         for later, kept in enumerate(self.played[number:], start=number + 1):
@@ -203,15 +238,25 @@ class Game:
                 game = game.play(kept.score.round.reveal)
             except RulesError as err:
                 raise CorrectionError(
-                    f"with round {number} corrected, {round_span(later, played)} could not "
-                    f"have been played ({err})"
+                    plural(
+                        "with round {number} corrected, {rounds} could not have been played "
+                        "({problem})",
+                        "with round {number} corrected, {rounds} could not have been played "
+                        "({problem})",
+                        played - later + 1,
+                        number=number,
+                        rounds=round_span_phrase(later, played),
+                        problem=err.phrase,
+                    )
                 ) from err
         return game
 
     def undo(self) -> "Game":
         """The game without its last round."""
         if not self.played:
-            raise NothingToUndoError("no round has been played yet, so there is nothing to undo")
+            raise NothingToUndoError(
+                phrase("no round has been played yet, so there is nothing to undo")
+            )
         return Game(self.ruleset, self.seating, self.first_storyteller, self.played[:-1])
 
     def _refill(self, laid: int) -> tuple[Piles, bool]:
@@ -231,6 +276,8 @@ class Game:
         turns = rules.storyteller_turns
         if turns is not None and self.round_number >= turns * len(self.seating):
             return Termination.STORYTELLER_TURNS
+        if rules.round_limit is not None and self.round_number >= rules.round_limit:
+            return Termination.ROUND_LIMIT
         if ran_out:
             return Termination.DRAW_PILE
         return None

@@ -10,10 +10,11 @@ which card does not matter for the points.
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.phrases import phrase
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.wording import count
+from companion.wording import votes
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,14 @@ class PartyScoring(Scoring):
             (slot,) = reveal.votes[player]
             on_slot = len(reveal.votes_on(slot))
             if slot == reveal.trap:
-                award = Award(AwardKind.POPULARITY, 0, f"voted for slot {slot}, the trapped card")
+                text = phrase("voted for slot {slot}, the trapped card", slot=slot)
+                award = Award(AwardKind.POPULARITY, 0, text)
             elif on_slot == 1:
-                award = Award(AwardKind.POPULARITY, 0, f"alone on slot {slot}")
+                award = Award(AwardKind.POPULARITY, 0, phrase("alone on slot {slot}", slot=slot))
             else:
-                text = f"{count(on_slot, 'vote')} on slot {slot}, yours included"
+                text = phrase(
+                    "{votes} on slot {slot}, yours included", votes=votes(on_slot), slot=slot
+                )
                 award = capped(AwardKind.POPULARITY, on_slot, text, bonus_cap)
             awards[player] = (award,)
         return awards

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from companion.phrases import ENGLISH, Phrase, Translations
+
 
 def _frozen_cards(cards: Mapping[int, str]) -> Mapping[int, str]:
     return MappingProxyType(dict(sorted(cards.items())))
@@ -81,12 +83,17 @@ class Award:
     """What the points are for."""
     points: int
     """How many points (0 when the reason explains why nothing was scored)."""
-    reason: str
+    reason: Phrase
     """Why, in words a player understands, without the points."""
 
-    def __str__(self) -> str:
+    def render(self, translations: Translations = ENGLISH) -> str:
+        """The award as a screen shows it: "+3 found the storyteller's card", or in the
+        language of `translations`."""
         sign = f"+{self.points}" if self.points > 0 else str(self.points)
-        return f"{sign} {self.reason}"
+        return f"{sign} {self.reason.render(translations)}"
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 @dataclass(frozen=True)
@@ -109,4 +116,11 @@ class RoundScore:
     @property
     def reasons(self) -> Mapping[str, tuple[str, ...]]:
         """Scorer to the reasons as printed: "+3 found the storyteller's card"."""
-        return {scorer: tuple(map(str, awards)) for scorer, awards in self.awards.items()}
+        return self.reasons_in(ENGLISH)
+
+    def reasons_in(self, translations: Translations) -> Mapping[str, tuple[str, ...]]:
+        """Scorer to the reasons in the language of `translations`."""
+        return {
+            scorer: tuple(award.render(translations) for award in awards)
+            for scorer, awards in self.awards.items()
+        }

@@ -1,8 +1,8 @@
 """The rulesets: one frozen record of parameters per edition, and their registry.
 
 A ruleset is data: who may play, hand sizes, the scoring scheme, and the numbers a
-café may override (`target`, `bonus_cap`, `storyteller_turns`, `deck`). Behaviour
-that differs between editions lives in the scoring scheme objects, never in
+café may override (`target`, `bonus_cap`, `storyteller_turns`, `deck`, `round_limit`).
+Behaviour that differs between editions lives in the scoring scheme objects, never in
 `if ruleset == ...` branches. `find_ruleset` is the one way in from a name.
 """
 
@@ -17,6 +17,7 @@ from companion.errors import (
     PlayerCountError,
     UnknownRulesetError,
 )
+from companion.phrases import Phrase, phrase
 from companion.rules.party import PartyScoring
 from companion.rules.round import Round, RoundScore
 from companion.rules.scoring import Scoring
@@ -24,7 +25,7 @@ from companion.rules.seating import Seating
 from companion.rules.storyteller import THREE_PLAYERS, StorytellerScoring
 from companion.rules.teams import TeamScoring
 
-OPTION_NAMES = ("target", "bonus_cap", "storyteller_turns", "deck")
+OPTION_NAMES = ("target", "bonus_cap", "storyteller_turns", "deck", "round_limit")
 """The preset numbers a café may override, by name."""
 
 CARDS_PER_BOX = 84
@@ -38,7 +39,12 @@ class Ruleset:
     name: str
     """The registry name: "classic", "odyssey", "party-1e" ..."""
     title: str
-    """The edition's name as a player knows it."""
+    """The edition's name as a player knows it, in English: the registry's title."""
+    title_words: Phrase
+    """The edition's name, in the table's language (French as the French rulebooks
+    name it)."""
+    summary: Phrase
+    """What is special about the edition, in one line, for choosing it."""
     player_counts: tuple[int, ...]
     """The numbers of players this edition allows."""
     scoring: Scoring
@@ -59,22 +65,46 @@ class Ruleset:
     """The game ends once every player has told this many times; None for no limit."""
     deck: int = CARDS_PER_BOX
     """Cards in the draw pile at the start, before dealing."""
+    round_limit: int | None = None
+    """The game ends after this many rounds (a café's time slot: "play 8 rounds");
+    None for no limit."""
 
     def __post_init__(self) -> None:
-        for name in ("target", "storyteller_turns"):
+        for name in ("target", "storyteller_turns", "round_limit"):
             value = getattr(self, name)
             if value is not None and value < 1:
-                raise InvalidOptionError(f"{self.name}: {name} must be at least 1, not {value}")
+                raise InvalidOptionError(
+                    phrase(
+                        "{ruleset}: {option} must be at least 1, not {value}",
+                        ruleset=self.name,
+                        option=name,
+                        value=value,
+                    )
+                )
         if self.bonus_cap is not None and self.bonus_cap < 0:
             raise InvalidOptionError(
-                f"{self.name}: bonus_cap must be 0 or more (or null for no cap), "
-                f"not {self.bonus_cap}"
+                phrase(
+                    "{ruleset}: bonus_cap must be 0 or more (or null for no cap), not {value}",
+                    ruleset=self.name,
+                    value=self.bonus_cap,
+                )
             )
         if self.deck < 1:
-            raise InvalidOptionError(f"{self.name}: deck must be at least 1 card, not {self.deck}")
-        if self.target is None and self.storyteller_turns is None and self.reshuffle:
             raise InvalidOptionError(
-                f"{self.name}: with neither a target nor storyteller_turns the game never ends"
+                phrase(
+                    "{ruleset}: deck must be at least 1 card, not {value}",
+                    ruleset=self.name,
+                    value=self.deck,
+                )
+            )
+        ends = (self.target, self.storyteller_turns, self.round_limit)
+        if all(limit is None for limit in ends) and self.reshuffle:
+            raise InvalidOptionError(
+                phrase(
+                    "{ruleset}: with no target, storyteller_turns or round_limit "
+                    "the game never ends",
+                    ruleset=self.name,
+                )
             )
 
     def with_options(self, overrides: Mapping[str, int | None]) -> "Ruleset":
@@ -82,25 +112,38 @@ class Ruleset:
         unknown = sorted(set(overrides) - set(OPTION_NAMES))
         if unknown:
             raise InvalidOptionError(
-                f"{self.name}: unknown option {', '.join(unknown)}; "
-                f"options are {', '.join(OPTION_NAMES)}"
+                phrase(
+                    "{ruleset}: unknown option {unknown}; options are {options}",
+                    ruleset=self.name,
+                    unknown=", ".join(unknown),
+                    options=", ".join(OPTION_NAMES),
+                )
             )
         deck = overrides.get("deck", self.deck)
         if deck is None:
-            raise InvalidOptionError(f"{self.name}: deck must be a number of cards, not null")
+            raise InvalidOptionError(
+                phrase("{ruleset}: deck must be a number of cards, not null", ruleset=self.name)
+            )
         return dataclasses.replace(
             self,
             target=overrides.get("target", self.target),
             bonus_cap=overrides.get("bonus_cap", self.bonus_cap),
             storyteller_turns=overrides.get("storyteller_turns", self.storyteller_turns),
             deck=deck,
+            round_limit=overrides.get("round_limit", self.round_limit),
         )
 
     def check_players(self, players: int) -> None:
         """Raise `PlayerCountError` unless this many players may play."""
         if players not in self.player_counts:
-            allowed = ", ".join(map(str, self.player_counts))
-            raise PlayerCountError(f"{self.name} is played by {allowed} players, not {players}")
+            raise PlayerCountError(
+                phrase(
+                    "{ruleset} is played by {counts} players, not {players}",
+                    ruleset=self.name,
+                    counts=", ".join(map(str, self.player_counts)),
+                    players=players,
+                )
+            )
 
     def hand_size(self, players: int) -> int:
         """Cards each player holds."""
@@ -133,6 +176,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="classic",
                 title="Dixit (2021 edition)",
+                title_words=phrase("Dixit (2021 edition)"),
+                summary=phrase("the base game, to 30 points"),
                 player_counts=tuple(range(3, 9)),
                 scoring=StorytellerScoring(),
                 hand=6,
@@ -141,6 +186,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="classic-1e",
                 title="Dixit, first edition",
+                title_words=phrase("Dixit, first edition"),
+                summary=phrase("the first rules, until the draw pile runs out"),
                 player_counts=tuple(range(3, 7)),
                 scoring=StorytellerScoring(lone_finder_scores_four=True),
                 reshuffle=False,
@@ -151,6 +198,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="odyssey",
                 title="Dixit Odyssey",
+                title_words=phrase("Dixit Odyssey"),
+                summary=phrase("the base game for up to 12, a second vote from 7 players"),
                 player_counts=tuple(range(3, 13)),
                 scoring=StorytellerScoring(second_vote_from=7),
                 bonus_cap=3,
@@ -160,6 +209,10 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="party-1e",
                 title="Dixit Party (Odyssey, first printing)",
+                title_words=phrase("Dixit Party (Odyssey, first printing)"),
+                summary=phrase(
+                    "vote for the most popular card, beware the trap; everyone tells once"
+                ),
                 player_counts=tuple(range(6, 13)),
                 scoring=PartyScoring(),
                 hand=5,
@@ -170,6 +223,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="party",
                 title="Dixit Party (Odyssey, voting dials)",
+                title_words=phrase("Dixit Party (Odyssey, voting dials)"),
+                summary=phrase("vote for the most popular card, beware the trap; to 30 points"),
                 player_counts=tuple(range(6, 13)),
                 scoring=PartyScoring(),
                 hand=4,
@@ -177,6 +232,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="teams-1e",
                 title="Dixit in teams (Odyssey, first printing)",
+                title_words=phrase("Dixit in teams (Odyssey, first printing)"),
+                summary=phrase("partners sit opposite and score together; everyone tells once"),
                 player_counts=(6, 8, 10, 12),
                 scoring=TeamScoring(),
                 hand=4,
@@ -187,6 +244,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 name="teams",
                 title="Dixit in teams (Odyssey, voting dials)",
+                title_words=phrase("Dixit in teams (Odyssey, voting dials)"),
+                summary=phrase("partners sit opposite and score together, to 30 points"),
                 player_counts=(8, 10, 12),
                 scoring=TeamScoring(),
                 hand=4,
@@ -203,5 +262,9 @@ def find_ruleset(name: str) -> Ruleset:
         return RULESETS[name]
     except (KeyError, TypeError):
         raise UnknownRulesetError(
-            f"unknown ruleset {name!r}; known rulesets are {', '.join(RULESETS)}"
+            phrase(
+                "unknown ruleset {name}; known rulesets are {known}",
+                name=repr(name),
+                known=", ".join(RULESETS),
+            )
         ) from None

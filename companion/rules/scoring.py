@@ -23,9 +23,10 @@ from companion.errors import (
     TrapError,
     UnexpectedCardError,
 )
+from companion.phrases import Phrase, phrase
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.seating import Seating
-from companion.wording import count, slots
+from companion.wording import cards, slots_phrase, votes
 
 
 class Scoring(ABC):
@@ -66,7 +67,7 @@ class Scoring(ABC):
         In the storyteller rulesets only the storyteller does not vote; Teams override.
         """
         return StorytellerVoteError(
-            f"{player} is the storyteller and does not vote",
+            phrase("{player} is the storyteller and does not vote", player=player),
             round_number=rnd.number,
             player=player,
             slot=rnd.reveal.votes[player][0],
@@ -91,25 +92,38 @@ class Scoring(ABC):
     def check_well_formed(self, seating: Seating, rnd: Round) -> None:
         """Raise `MalformedRoundError` for a round that does not describe this table."""
         reveal = rnd.reveal
-        where = f"round {rnd.number}"
+
+        def malformed(problem: Phrase) -> MalformedRoundError:
+            return MalformedRoundError(
+                phrase("round {number}: {problem}", number=rnd.number, problem=problem)
+            )
+
         for slot, owner in reveal.cards.items():
             if slot < 1:
-                raise MalformedRoundError(f"{where}: slot {slot} does not exist (slots start at 1)")
+                raise malformed(phrase("slot {slot} does not exist (slots start at 1)", slot=slot))
             if owner not in seating:
-                raise MalformedRoundError(
-                    f"{where}: the card on slot {slot} belongs to {owner!r}, who is not playing"
+                raise malformed(
+                    phrase(
+                        "the card on slot {slot} belongs to {owner}, who is not playing",
+                        slot=slot,
+                        owner=repr(owner),
+                    )
                 )
         for voter, voted in reveal.votes.items():
             if voter not in seating:
-                raise MalformedRoundError(f"{where}: {voter!r} voted but is not playing")
+                raise malformed(phrase("{voter} voted but is not playing", voter=repr(voter)))
             for slot in voted:
                 if slot < 1:
-                    raise MalformedRoundError(
-                        f"{where}: {voter} voted for slot {slot}, which does not exist"
+                    raise malformed(
+                        phrase(
+                            "{voter} voted for slot {slot}, which does not exist",
+                            voter=voter,
+                            slot=slot,
+                        )
                     )
         if reveal.trap is not None and reveal.trap < 1:
-            raise MalformedRoundError(
-                f"{where}: the trap is on slot {reveal.trap}, which does not exist"
+            raise malformed(
+                phrase("the trap is on slot {slot}, which does not exist", slot=reveal.trap)
             )
 
     def problems(self, seating: Seating, rnd: Round) -> Iterator[IllegalRoundError]:
@@ -125,19 +139,19 @@ class Scoring(ABC):
         if not self.has_trap:
             if trap is not None:
                 yield TrapError(
-                    f"a trap lies on slot {trap}, but this ruleset has no trap",
+                    phrase("a trap lies on slot {slot}, but this ruleset has no trap", slot=trap),
                     round_number=n,
                     slot=trap,
                 )
         elif trap is None:
             yield TrapError(
-                f"{rnd.storyteller}, the storyteller, has not set the trap",
+                phrase("{player}, the storyteller, has not set the trap", player=rnd.storyteller),
                 round_number=n,
                 player=rnd.storyteller,
             )
         elif trap not in rnd.reveal.cards:
             yield TrapError(
-                f"the trap is on slot {trap}, which holds no card",
+                phrase("the trap is on slot {slot}, which holds no card", slot=trap),
                 round_number=n,
                 player=rnd.storyteller,
                 slot=trap,
@@ -153,7 +167,9 @@ class Scoring(ABC):
             voted = reveal.votes.get(voter, ())
             if not voted:
                 if voter in voters:
-                    yield MissingVoteError(f"{voter} has not voted", round_number=n, player=voter)
+                    yield MissingVoteError(
+                        phrase("{voter} has not voted", voter=voter), round_number=n, player=voter
+                    )
                 continue
             if voter not in voters:
                 yield self.non_voter_error(seating, rnd, voter)
@@ -163,23 +179,27 @@ class Scoring(ABC):
             for slot in voted:
                 if slot not in reveal.cards:
                     yield EmptySlotVoteError(
-                        f"{voter} voted for slot {slot}, which holds no card",
+                        phrase(
+                            "{voter} voted for slot {slot}, which holds no card",
+                            voter=voter,
+                            slot=slot,
+                        ),
                         round_number=n,
                         player=voter,
                         slot=slot,
                     )
                 elif slot in seen:
                     yield DuplicateVoteError(
-                        f"{voter} voted twice for slot {slot}",
+                        phrase("{voter} voted twice for slot {slot}", voter=voter, slot=slot),
                         round_number=n,
                         player=voter,
                         slot=slot,
                     )
                 elif slot in forbidden:
-                    owner = reveal.cards[slot]
-                    whose = "their own card" if owner == voter else f"their teammate {owner}'s card"
                     yield OwnCardVoteError(
-                        f"{voter} voted for slot {slot}, {whose}",
+                        phrase(
+                            "{voter} voted for slot {slot}, their own card", voter=voter, slot=slot
+                        ),
                         round_number=n,
                         player=voter,
                         slot=slot,
@@ -187,8 +207,13 @@ class Scoring(ABC):
                 seen.add(slot)
             if len(voted) > allowed:
                 yield ExtraVoteError(
-                    f"{voter} cast {count(len(voted), 'vote')} ({slots(voted)}); "
-                    f"only {count(allowed, 'vote')} allowed",
+                    phrase(
+                        "{voter} cast {cast} ({slots}); only {allowed} allowed",
+                        voter=voter,
+                        cast=votes(len(voted)),
+                        slots=slots_phrase(voted),
+                        allowed=votes(allowed),
+                    ),
                     round_number=n,
                     player=voter,
                     slot=voted[allowed],
@@ -200,24 +225,46 @@ class Scoring(ABC):
         for player, wanted in expected.items():
             laid = rnd.reveal.slots_of(player)
             if len(laid) > wanted:
-                must = "must not lay a card" if wanted == 0 else f"must lay {count(wanted, 'card')}"
                 yield UnexpectedCardError(
-                    f"{player} laid {count(len(laid), 'card')} ({slots(laid)}) but {must}",
+                    phrase(
+                        "{player} laid {laid} ({slots}) but must not lay a card",
+                        player=player,
+                        laid=cards(len(laid)),
+                        slots=slots_phrase(laid),
+                    )
+                    if wanted == 0
+                    else phrase(
+                        "{player} laid {laid} ({slots}) but must lay {wanted}",
+                        player=player,
+                        laid=cards(len(laid)),
+                        slots=slots_phrase(laid),
+                        wanted=cards(wanted),
+                    ),
                     round_number=rnd.number,
                     player=player,
                     slot=laid[wanted],
                 )
             elif len(laid) < wanted:
-                has = "has not laid a card" if not laid else f"laid only {count(len(laid), 'card')}"
                 yield MissingCardError(
-                    f"{player} {has}; {count(wanted, 'card')} expected",
+                    phrase(
+                        "{player} laid only {laid}; {wanted} expected",
+                        player=player,
+                        laid=cards(len(laid)),
+                        wanted=cards(wanted),
+                    )
+                    if laid
+                    else phrase(
+                        "{player} has not laid a card; {wanted} expected",
+                        player=player,
+                        wanted=cards(wanted),
+                    ),
                     round_number=rnd.number,
                     player=player,
                 )
 
 
-def capped(kind: AwardKind, points: int, text: str, cap: int | None) -> Award:
+def capped(kind: AwardKind, points: int, reason: Phrase, cap: int | None) -> Award:
     """An award of `points`, cut down to `cap` with the cut said in the reason."""
     if cap is not None and points > cap:
-        return Award(kind, cap, f"{text}, capped at {cap}")
-    return Award(kind, points, text)
+        return Award(kind, cap, phrase("{reason}, capped at {cap}", reason=reason, cap=cap))
+    return Award(kind, points, reason)

@@ -8,6 +8,7 @@ Teams are the two players sitting opposite each other: seats i and i + n/2.
 from dataclasses import dataclass
 
 from companion.errors import SeatingError
+from companion.phrases import phrase
 
 TEAM_JOINER = "+"
 """Joins the two members' names into a team name, lower seat first: "red+pink"."""
@@ -26,16 +27,23 @@ class Seating:
         also replay games a journal stored before that rule, which must still load."""
         for seat, name in enumerate(self.players, start=1):
             if not isinstance(name, str) or not name:
-                raise SeatingError(f"seat {seat}: a player needs a name, not {name!r}")
+                raise SeatingError(
+                    phrase(
+                        "seat {seat}: a player needs a name, not {name}", seat=seat, name=repr(name)
+                    )
+                )
             if TEAM_JOINER in name:
                 raise SeatingError(
-                    f"player {name!r}: names may not contain {TEAM_JOINER!r}, "
-                    "which joins team names"
+                    phrase(
+                        "player {name}: names may not contain {joiner}, which joins team names",
+                        name=repr(name),
+                        joiner=repr(TEAM_JOINER),
+                    )
                 )
         seen: set[str] = set()
         for name in self.players:
             if name in seen:
-                raise SeatingError(f"player {name!r} is seated twice")
+                raise SeatingError(phrase("player {name} is seated twice", name=repr(name)))
             seen.add(name)
 
     def __len__(self) -> int:
@@ -49,7 +57,9 @@ class Seating:
         try:
             return self.players.index(player)
         except ValueError:
-            raise SeatingError(f"{player!r} is not one of the players") from None
+            raise SeatingError(
+                phrase("{player} is not one of the players", player=repr(player))
+            ) from None
 
     def storyteller(self, first: str, round_number: int) -> str:
         """The storyteller of a round (1-based), rotating clockwise from `first`."""

@@ -9,13 +9,38 @@ up to the bonus cap. The variations between editions are the two switches below.
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.phrases import phrase
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.wording import count
+from companion.wording import votes
 
 THREE_PLAYERS = 3
 """With three players each non-storyteller lays two cards (and holds one more)."""
+
+NOBODY_FOUND = (phrase("nobody found your card"), phrase("nobody found the storyteller's card"))
+"""The storyteller's reason and the voters' when nobody found the card."""
+EVERYBODY_FOUND = (
+    phrase("everybody found your card"),
+    phrase("everybody found the storyteller's card"),
+)
+"""The storyteller's reason and the voters' when everybody found the card."""
+LONE_FINDER = (phrase("only one player found your card"), phrase("found the storyteller's card"))
+"""The storyteller's reason and the finder's when one voter alone found the card."""
+LONE_FINDER_FOUR = (
+    phrase("only one player found your card (3-player rule)"),
+    phrase("found the storyteller's card (3-player rule)"),
+)
+"""As `LONE_FINDER`, when the first edition's 3-player rule gives them 4."""
+SOME_FOUND = (
+    phrase("some players, not all, found your card"),
+    phrase("found the storyteller's card"),
+)
+"""The storyteller's reason and the finders' when some voters, not all, found the card."""
+MISSED = phrase("did not find the storyteller's card")
+"""A voter's reason for 0 when others found the card."""
+SINGLE_VOTE = phrase("found it with a single vote")
+"""Odyssey's extra point for finding the card with one vote."""
 
 
 @dataclass(frozen=True)
@@ -57,42 +82,42 @@ class StorytellerScoring(Scoring):
         awards: dict[str, list[Award]] = {p: [] for p in seating.players}
 
         if not finders or len(finders) == len(voters):
-            who = "nobody" if not finders else "everybody"
-            awards[teller].append(Award(AwardKind.STORYTELLER, 0, f"{who} found your card"))
+            if finders:
+                told, guessed = EVERYBODY_FOUND
+            else:
+                told, guessed = NOBODY_FOUND
+            awards[teller].append(Award(AwardKind.STORYTELLER, 0, told))
             for voter in voters:
-                awards[voter].append(
-                    Award(AwardKind.GUESS, 2, f"{who} found the storyteller's card")
-                )
+                awards[voter].append(Award(AwardKind.GUESS, 2, guessed))
         else:
             lone = self.lone_finder_scores_four and len(finders) == 1
             points = 4 if lone and len(seating) == THREE_PLAYERS else 3
-            rule = " (3-player rule)" if points == 4 else ""
-            found = "only one player" if len(finders) == 1 else "some players, not all,"
-            awards[teller].append(
-                Award(AwardKind.STORYTELLER, points, f"{found} found your card{rule}")
-            )
+            if points == 4:
+                told, guessed = LONE_FINDER_FOUR
+            elif len(finders) == 1:
+                told, guessed = LONE_FINDER
+            else:
+                told, guessed = SOME_FOUND
+            awards[teller].append(Award(AwardKind.STORYTELLER, points, told))
             for voter in voters:
                 if voter in finders:
-                    awards[voter].append(
-                        Award(AwardKind.GUESS, points, f"found the storyteller's card{rule}")
-                    )
+                    awards[voter].append(Award(AwardKind.GUESS, points, guessed))
                 else:
-                    awards[voter].append(
-                        Award(AwardKind.GUESS, 0, "did not find the storyteller's card")
-                    )
+                    awards[voter].append(Award(AwardKind.GUESS, 0, MISSED))
 
         if self.max_votes(seating) > 1:
             for voter in finders:
                 if len(reveal.votes[voter]) == 1:
-                    awards[voter].append(
-                        Award(AwardKind.SINGLE_VOTE, 1, "found it with a single vote")
-                    )
+                    awards[voter].append(Award(AwardKind.SINGLE_VOTE, 1, SINGLE_VOTE))
 
         for player in voters:
             mine = reveal.slots_of(player)
             received = sum(len(reveal.votes_on(slot)) for slot in mine)
             if received:
-                where = "your card" if len(mine) == 1 else "your cards"
-                text = f"{count(received, 'vote')} on {where}"
+                text = (
+                    phrase("{votes} on your card", votes=votes(received))
+                    if len(mine) == 1
+                    else phrase("{votes} on your cards", votes=votes(received))
+                )
                 awards[player].append(capped(AwardKind.VOTES_RECEIVED, received, text, bonus_cap))
         return {p: tuple(a) for p, a in awards.items()}

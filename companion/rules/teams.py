@@ -25,10 +25,11 @@ from companion.errors import (
     TeamCardsError,
     VoterLaidCardError,
 )
+from companion.phrases import phrase
 from companion.rules.round import Award, AwardKind, Round
 from companion.rules.scoring import Scoring, capped
 from companion.rules.seating import Seating
-from companion.wording import count, slots
+from companion.wording import slots_phrase, votes
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,22 @@ class TeamScoring(Scoring):
             layers = [m for m in members if laid[m]]
             if not layers:
                 yield MissingCardError(
-                    f"team {team} has not laid a card; one of them must",
+                    phrase("team {team} has not laid a card; one of them must", team=team),
                     round_number=rnd.number,
                     player=team,
                 )
             elif len(layers) == 2:
-                both = ", ".join(f"{m} on {slots(laid[m])}" for m in members)
+                first, second = members
                 yield TeamCardsError(
-                    f"team {team} laid two cards ({both}); only one member may",
+                    phrase(
+                        "team {team} laid two cards ({first} on {first_slots}, "
+                        "{second} on {second_slots}); only one member may",
+                        team=team,
+                        first=first,
+                        first_slots=slots_phrase(laid[first]),
+                        second=second,
+                        second_slots=slots_phrase(laid[second]),
+                    ),
                     round_number=rnd.number,
                     player=team,
                     slot=laid[members[1]][0],
@@ -82,14 +91,28 @@ class TeamScoring(Scoring):
         if player == rnd.storyteller:
             return super().non_voter_error(seating, rnd, player)
         voted = rnd.reveal.votes[player]
+        slots = slots_phrase(voted)
         if rnd.reveal.slots_of(player):
-            why = "laid a card, so does not vote"
+            message = phrase(
+                "{player} voted ({slots}) but laid a card, so does not vote",
+                player=player,
+                slots=slots,
+            )
         elif player == seating.partner(rnd.storyteller):
-            why = "is the storyteller's partner and does not vote"
+            message = phrase(
+                "{player} voted ({slots}) but is the storyteller's partner and does not vote",
+                player=player,
+                slots=slots,
+            )
         else:
-            why = "did not lay a card, but neither did their teammate, so nobody of the team votes"
+            message = phrase(
+                "{player} voted ({slots}) but did not lay a card, but neither did their "
+                "teammate, so nobody of the team votes",
+                player=player,
+                slots=slots,
+            )
         return VoterLaidCardError(
-            f"{player} voted ({slots(voted)}) but {why}",
+            message,
             round_number=rnd.number,
             player=player,
             slot=voted[0],
@@ -110,33 +133,31 @@ class TeamScoring(Scoring):
         awards: dict[str, list[Award]] = {t: [] for t in seating.teams}
 
         if not finders or len(finders) == len(voters):
-            who = "nobody" if not finders else "every team"
-            awards[teller_team].append(
-                Award(AwardKind.STORYTELLER, 0, f"{who} found {teller}'s card")
-            )
+            if finders:
+                told = phrase("every team found {teller}'s card", teller=teller)
+                guessed = phrase("every team found the storyteller's card")
+            else:
+                told = phrase("nobody found {teller}'s card", teller=teller)
+                guessed = phrase("nobody found the storyteller's card")
+            awards[teller_team].append(Award(AwardKind.STORYTELLER, 0, told))
             for voter in voters:
-                awards[seating.team(voter)].append(
-                    Award(AwardKind.GUESS, 2, f"{who} found the storyteller's card")
-                )
+                awards[seating.team(voter)].append(Award(AwardKind.GUESS, 2, guessed))
         else:
-            awards[teller_team].append(
-                Award(AwardKind.STORYTELLER, 3, f"some teams, not all, found {teller}'s card")
-            )
+            told = phrase("some teams, not all, found {teller}'s card", teller=teller)
+            awards[teller_team].append(Award(AwardKind.STORYTELLER, 3, told))
             for voter in voters:
                 if voter in finders:
-                    awards[seating.team(voter)].append(
-                        Award(AwardKind.GUESS, 3, f"{voter} found the storyteller's card")
-                    )
+                    found = phrase("{voter} found the storyteller's card", voter=voter)
+                    awards[seating.team(voter)].append(Award(AwardKind.GUESS, 3, found))
                 else:
-                    awards[seating.team(voter)].append(
-                        Award(AwardKind.GUESS, 0, f"{voter} did not find the storyteller's card")
-                    )
+                    missed = phrase("{voter} did not find the storyteller's card", voter=voter)
+                    awards[seating.team(voter)].append(Award(AwardKind.GUESS, 0, missed))
 
         for slot, owner in reveal.cards.items():
             received = len(reveal.votes_on(slot))
             if slot == target or not received:
                 continue
-            text = f"{count(received, 'vote')} on {owner}'s card"
+            text = phrase("{votes} on {owner}'s card", votes=votes(received), owner=owner)
             awards[seating.team(owner)].append(
                 capped(AwardKind.VOTES_RECEIVED, received, text, bonus_cap)
             )

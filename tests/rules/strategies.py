@@ -46,6 +46,8 @@ def games(draw: st.DrawFn) -> Game:
         options["storyteller_turns"] = draw(st.integers(1, 2))
     if draw(st.booleans()):
         options["deck"] = draw(st.sampled_from([84, 100, 168]))
+    if draw(st.integers(0, 3)) == 0:
+        options["round_limit"] = draw(st.integers(1, 12))
     players = COLOURS[:n]
     return Game.start(rules.with_options(options), players, draw(st.sampled_from(players)))
 

@@ -1,7 +1,10 @@
 """Counts in the rules engine's messages agree in number: "1 card", "2 cards"."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from companion import wording
 from companion.errors import InvalidOptionError
 from companion.rules import Game, find_ruleset
 
@@ -12,3 +15,20 @@ def test_a_deck_of_one_card_is_worded_in_the_singular() -> None:
         InvalidOptionError, match=r"^classic: a deck of 1 card cannot deal 7 cards to each of 3"
     ):
         Game.start(rules, ["a", "b", "c"], "a")
+
+
+@given(st.integers(0, 40))
+def test_counted_phrases_read_in_english_as_the_str_helpers(n: int) -> None:
+    assert str(wording.votes(n)) == wording.count(n, "vote")
+    assert str(wording.cards(n)) == wording.count(n, "card")
+    assert str(wording.rounds_played_phrase(n)) == wording.rounds_played(n)
+
+
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=4), st.integers(1, 9))
+def test_slot_and_round_phrases_read_in_english_as_the_str_helpers(
+    numbers: list[int], first: int
+) -> None:
+    assert str(wording.slots_phrase(numbers)) == wording.slots(numbers)
+    assert str(wording.round_span_phrase(first, first + len(numbers) - 1)) == wording.round_span(
+        first, first + len(numbers) - 1
+    )

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.errors import NothingToUndoError
+from companion.errors import GameOverError, NothingToUndoError
 from companion.rules import Game, Piles, Reveal, Termination
 from tests.rules.helpers import game, numbered, reveal
 
@@ -133,6 +133,63 @@ def test_storyteller_turns_is_an_option() -> None:
         g = g.play(reveal(numbered(six), votes, trap=3))
     assert g.outcome.after_round == 12
     assert g.outcome.winners == ("cam", "dan", "eve", "fay")
+
+
+def test_round_limit_ends_the_game_after_that_many_rounds() -> None:
+    g = game("classic", FOUR, target=None, round_limit=3)
+    while g.outcome is None:
+        g = g.play(nobody_finds(g))
+    assert g.outcome.after_round == 3
+    assert g.outcome.termination is Termination.ROUND_LIMIT
+    with pytest.raises(GameOverError) as caught:
+        g.play(nobody_finds(g))
+    assert str(caught.value) == (
+        "round 4: the game ended after round 3 (the round limit was reached)"
+    )
+
+
+def test_target_reached_in_the_last_allowed_round_ends_by_the_target() -> None:
+    g = game("classic", FOUR, target=6, round_limit=2)
+    while g.outcome is None:
+        g = g.play(nobody_finds(g))
+    assert g.outcome.after_round == 2
+    assert g.outcome.termination is Termination.TARGET
+
+
+def test_storyteller_turns_ending_in_the_last_allowed_round_come_first() -> None:
+    six = ["ana", "ben", "cam", "dan", "eve", "fay"]
+    votes = {"ana": [1], "ben": [1], "cam": [2], "dan": [2], "eve": [2], "fay": [2]}
+    g = game("party-1e", six, round_limit=6)
+    while g.outcome is None:
+        g = g.play(reveal(numbered(six), votes, trap=3))
+    assert g.outcome.after_round == 6
+    assert g.outcome.termination is Termination.STORYTELLER_TURNS
+
+
+def test_round_limit_shorter_than_the_rotation_ends_the_game_first() -> None:
+    six = ["ana", "ben", "cam", "dan", "eve", "fay"]
+    votes = {"ana": [1], "ben": [1], "cam": [2], "dan": [2], "eve": [2], "fay": [2]}
+    g = game("party-1e", six, round_limit=4)
+    while g.outcome is None:
+        g = g.play(reveal(numbered(six), votes, trap=3))
+    assert g.outcome.after_round == 4
+    assert g.outcome.termination is Termination.ROUND_LIMIT
+
+
+def test_first_edition_draw_pile_still_ends_a_game_with_a_longer_round_limit() -> None:
+    g = game("classic-1e", FOUR, round_limit=50)
+    while g.outcome is None:
+        g = g.play(nobody_finds(g))
+    assert g.outcome.termination is Termination.DRAW_PILE
+
+
+def test_no_round_limit_by_default() -> None:
+    assert all(game(name, FOUR).ruleset.round_limit is None for name in ("classic", "odyssey"))
+
+
+def test_every_termination_has_words_that_read_as_its_value() -> None:
+    for termination in Termination:
+        assert str(termination.words) == termination.value
 
 
 def test_undo_restores_the_game_before_the_last_round() -> None:

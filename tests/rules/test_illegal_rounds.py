@@ -413,11 +413,13 @@ def test_bad_player_names(players: list[str], message: str) -> None:
         ({"deck": 20}, "classic: a deck of 20 cards cannot deal 6 cards to each of 4 players"),
         (
             {"target": None},
-            "classic: with neither a target nor storyteller_turns the game never ends",
+            "classic: with no target, storyteller_turns or round_limit the game never ends",
         ),
+        ({"round_limit": 0}, "classic: round_limit must be at least 1, not 0"),
         (
             {"colour": 3},
-            "classic: unknown option colour; options are target, bonus_cap, storyteller_turns, deck",
+            "classic: unknown option colour; "
+            "options are target, bonus_cap, storyteller_turns, deck, round_limit",
         ),
     ],
 )

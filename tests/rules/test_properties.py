@@ -32,6 +32,8 @@ def ends_now(before: Game, after: Game) -> bool:
         return True
     if rules.storyteller_turns is not None and number == rules.storyteller_turns * n:
         return True
+    if rules.round_limit is not None and number == rules.round_limit:
+        return True
     return number == last_round_by_deck(before)
 
 
@@ -99,6 +101,23 @@ def test_the_game_ends_exactly_when_the_edition_says(data: st.DataObject) -> Non
         assert final.outcome.winners == tuple(s for s, t in final.totals.items() if t == best)
         with pytest.raises(GameOverError):
             final.play(data.draw(legal_reveals(final.undo())))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data(), st.integers(1, 12))
+def test_a_game_never_exceeds_its_round_limit(data: st.DataObject, limit: int) -> None:
+    start = data.draw(games())
+    rules = start.ruleset.with_options({"round_limit": limit})
+    states = [Game(rules, start.seating, start.first_storyteller)]
+    while states[-1].outcome is None:
+        assert len(states[-1].played) < limit
+        states.append(states[-1].play(data.draw(legal_reveals(states[-1]))))
+    final = states[-1]
+    assert len(final.played) <= limit
+    if len(final.played) == limit:
+        assert final.outcome is not None
+    with pytest.raises(GameOverError):
+        final.play(data.draw(legal_reveals(final.undo())))
 
 
 @settings(max_examples=100, deadline=None)

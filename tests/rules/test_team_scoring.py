@@ -163,6 +163,6 @@ def test_votes_for_the_partners_card_score_in_random_team_games(data: st.DataObj
             (award,) = (
                 a
                 for a in score.awards[before.seating.team(voter)]
-                if a.kind is AwardKind.VOTES_RECEIVED and f" on {mate}'s card" in a.reason
+                if a.kind is AwardKind.VOTES_RECEIVED and f" on {mate}'s card" in str(a.reason)
             )
             assert award.points == (received if cap is None else min(received, cap))
