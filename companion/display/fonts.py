@@ -9,6 +9,7 @@ Sizes are line heights in surface pixels, not font points, so layouts can add th
 """
 
 import functools
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -58,6 +59,16 @@ def clean(text: str) -> str:
 def width(text: str, px: int) -> int:
     """How wide `text` is drawn at size `px`."""
     return font(px).size(text)[0]
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def rise(words: str, px: int) -> int:
+    """How many pixels `words` drawn at `px` reach above the font's usual top (the
+    accent of a capital: "É"); the drawn surface is that much taller at its top, so
+    lines with and without accents keep one baseline when drawn that much higher."""
+    drawn = font(px)
+    tops = [m[3] for m in drawn.metrics(clean(words)) if m is not None]
+    return max(0, max(tops, default=0) - drawn.get_ascent())
 
 
 @functools.lru_cache(maxsize=SURFACES_KEPT)
@@ -119,13 +130,24 @@ def fit(words: str, box_width: int, px: int, colour: RGB, min_px: int = 0) -> py
     return drawn
 
 
+NO_BREAK = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+"""Where a line may break: any run of spaces but the no-break ones, which French
+puts before : ; ? and ! so that they never start a line."""
+
+
+def breakable_words(text: str) -> list[str]:
+    """`text` cut where a line may break; no-break spaces stay inside the words."""
+    return [word for word in NO_BREAK.split(clean(text)) if word.strip()]
+
+
 @functools.lru_cache(maxsize=TEXT_CACHE)
 def wrap(words: str, box_width: int, px: int) -> tuple[str, ...]:
     """`words` broken into lines no wider than `box_width`, between words where
-    possible and inside a word only when the word alone is too wide."""
+    possible (never at a no-break space) and inside a word only when the word alone
+    is too wide."""
     lines: list[str] = []
     current = ""
-    for word in clean(words).split():
+    for word in breakable_words(words):
         candidate = f"{current} {word}" if current else word
         if width(candidate, px) <= box_width:
             current = candidate
@@ -171,7 +193,7 @@ def block(paragraphs: tuple[str, ...], box: tuple[int, int], max_px: int, min_px
     word; at `min_px` the
     paragraphs run on, separated by semicolons, and whatever is left is cut short."""
     box_width, box_height = box
-    words = {word for p in paragraphs for word in clean(p).split()}
+    words = {word for p in paragraphs for word in breakable_words(p)}
     size = max_px
     while True:
         lines = tuple(line for p in paragraphs for line in wrap(p, box_width, size))

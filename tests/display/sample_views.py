@@ -6,7 +6,10 @@ Run as a script to write every sample as PNG for looking at:
     python -m tests.display.sample_views [folder]
 """
 
+import functools
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -20,15 +23,17 @@ from companion.display.view import (
     RGB,
     Breakdown,
     CameraView,
+    Choice,
     EditorRow,
     EditorView,
+    Group,
     Level,
     Notice,
     OnScreenButton,
     Rabbit,
     ScoreLine,
     ScreenView,
-    SetupView,
+    StepView,
     WinnerView,
 )
 
@@ -300,36 +305,434 @@ def small_editor() -> ScreenView:
     )
 
 
+@dataclass(frozen=True)
+class SetupWords:
+    """The words a setup step shows in one language, as the app fills them."""
+
+    title: str
+    buttons: tuple[str, str, str]
+    """Back, Next, Confirm."""
+    steps: tuple[str, ...]
+    done: str
+    pick_hint: str
+    colours: tuple[str, ...]
+    """The kit's colours in kit order, capitalised."""
+    seat: str
+    """"seat {seat}"."""
+    seat_slot: str
+    """"seat {seat}, slot {slot}"."""
+    unnamed: str
+    """"seat {seat}, no name: plays as {colour}"."""
+    team: str
+    """"Team {number}"."""
+    players: str
+    """"{n} players"."""
+    language: str
+    edition: str
+    editions: tuple[tuple[str, str], ...]
+    """Each ruleset's title and detail, in registry order."""
+    seats: str
+    seats_hint: str
+    slot_problem: str
+    names: str
+    names_hint: str
+    options: str
+    option_lines: tuple[tuple[str, str], ...]
+    options_hint: str
+    first: str
+    first_hint: str
+    tells_first: str
+    to_30: str
+
+
+ENGLISH_SETUP = SetupWords(
+    title="New game",
+    buttons=("Back", "Next", "Confirm"),
+    steps=("Language", "Edition", "Players", "Names", "Options", "First storyteller"),
+    done="Done: go on",
+    pick_hint="Touch a line, or press Next to move and Confirm to pick",
+    colours=tuple(c.name.capitalize() for c in COLOURS),
+    seat="seat {seat}",
+    seat_slot="seat {seat}, slot {slot}",
+    unnamed="seat {seat}, no name: plays as {colour}",
+    team="Team {number}",
+    players="{n} players",
+    language="Which language?",
+    edition="Which edition?",
+    editions=(
+        (
+            "Dixit (2021 edition)",
+            "The storyteller scores 3 unless everyone or no one finds the card, "
+            "to 30 points (3 to 8 players)",
+        ),
+        (
+            "Dixit, first edition",
+            "The first rules: a lone finder scores 4 and the game ends with the deck "
+            "(3 to 6 players)",
+        ),
+        (
+            "Dixit Odyssey",
+            "Two votes each from 7 players, at most 3 bonus points a round, to 30 points "
+            "(3 to 12 players)",
+        ),
+        (
+            "Dixit Party (Odyssey, first printing)",
+            "No right answer: find the most popular card and avoid the trap; each player "
+            "tells once (6 to 12 players)",
+        ),
+        (
+            "Dixit Party (Odyssey, voting dials)",
+            "Party rules with the voting dials, to 30 points (6 to 12 players)",
+        ),
+        (
+            "Dixit in teams (Odyssey, first printing)",
+            "Partners sit face to face and score together; each player tells once "
+            "(6, 8, 10 and 12 players)",
+        ),
+        (
+            "Dixit in teams (Odyssey, voting dials)",
+            "Teams of two with the voting dials, to 30 points (8, 10 and 12 players)",
+        ),
+    ),
+    seats="Who plays? Each player lays an owner token on a card",
+    seats_hint=(
+        "The slot a token lies on is its player's seat: slot 1 first, then clockwise. "
+        "Without tokens: Next moves, Confirm seats a colour"
+    ),
+    slot_problem="red and blue lie on slot 4: one seat per card, move one of them",
+    names="Names",
+    names_hint=(
+        "Names are optional. Confirm or < > gives a seat a name used here before; "
+        "names typed on a phone appear at once"
+    ),
+    options="Options",
+    option_lines=(
+        ("Score to reach", "30"),
+        ("Most bonus points", "no limit"),
+        ("Turns as storyteller", "no limit"),
+        ("Cards in the deck", "84 cards"),
+        ("Round limit", "8 rounds (preset: no limit)"),
+    ),
+    options_hint="Next moves; Confirm or < > changes the value",
+    first="Who tells first?",
+    first_hint="Press Next or touch a name, then Confirm; or lay your owner token on a card",
+    tells_first="tells first",
+    to_30="to 30 points",
+)
+FRENCH_SETUP = SetupWords(
+    title="Nouvelle partie",
+    buttons=("Retour", "Suivant", "Valider"),
+    steps=("Langue", "Édition", "Joueurs", "Noms", "Options", "Premier conteur"),
+    done="Terminé\u00a0: on continue",
+    pick_hint="Touchez une ligne, ou Suivant pour vous déplacer et Valider pour choisir",
+    colours=(
+        "Rouge",
+        "Bleu",
+        "Vert",
+        "Jaune",
+        "Blanc",
+        "Noir",
+        "Orange",
+        "Rose",
+        "Violet",
+        "Gris",
+        "Marron",
+        "Cyan",
+    ),
+    seat="place {seat}",
+    seat_slot="place {seat}, emplacement {slot}",
+    unnamed="place {seat}, sans nom\u00a0: joue en {colour}",
+    team="Équipe {number}",
+    players="{n} joueurs",
+    language="Quelle langue\u00a0?",
+    edition="Quelle édition\u00a0?",
+    editions=(
+        (
+            "Dixit (édition 2021)",
+            "Le conteur marque 3 points sauf si tout le monde ou personne ne trouve sa "
+            "carte, en 30 points (3 à 8 joueurs)",
+        ),
+        (
+            "Dixit, première édition",
+            "Les règles d'origine\u00a0: qui trouve seul marque 4 points et la partie "
+            "s'arrête avec la pioche (3 à 6 joueurs)",
+        ),
+        (
+            "Dixit Odyssée",
+            "Deux jetons de vote chacun dès 7 joueurs, au plus 3 points de bonus par "
+            "manche, en 30 points (3 à 12 joueurs)",
+        ),
+        (
+            "Dixit Party (Odyssée, premier tirage)",
+            "Pas de bonne réponse\u00a0: trouvez la carte la plus populaire et évitez le "
+            "piège\u00a0; chacun raconte une fois (6 à 12 joueurs)",
+        ),
+        (
+            "Dixit Party (Odyssée, molettes de vote)",
+            "Les règles Party avec les molettes de vote, en 30 points (6 à 12 joueurs)",
+        ),
+        (
+            "Dixit en équipes (Odyssée, premier tirage)",
+            "Les partenaires se font face et marquent ensemble\u00a0; chacun raconte une "
+            "fois (6, 8, 10 et 12 joueurs)",
+        ),
+        (
+            "Dixit en équipes (Odyssée, molettes de vote)",
+            "Équipes de deux avec les molettes de vote, en 30 points (8, 10 et 12 joueurs)",
+        ),
+    ),
+    seats="Qui joue\u00a0? Chaque joueur pose un jeton de propriétaire sur une carte",
+    seats_hint=(
+        "L'emplacement où est posé un jeton donne la place de son joueur\u00a0: "
+        "l'emplacement 1 d'abord, puis dans le sens des aiguilles d'une montre. "
+        "Sans jetons\u00a0: Suivant déplace, Valider installe une couleur"
+    ),
+    slot_problem=(
+        "rouge et bleu sont sur l'emplacement 4\u00a0: une place par carte, déplacez l'un des deux"
+    ),
+    names="Noms",
+    names_hint=(
+        "Les noms sont facultatifs. Valider ou < > donne à une place un nom déjà "
+        "utilisé ici\u00a0; les noms saisis sur un téléphone s'affichent aussitôt"
+    ),
+    options="Options",
+    option_lines=(
+        ("Score à atteindre", "30"),
+        ("Points de bonus au plus", "sans limite"),
+        ("Tours de conteur", "sans limite"),
+        ("Cartes dans la pioche", "84 cartes"),
+        ("Nombre de manches", "8 manches (prévu\u00a0: sans limite)"),
+    ),
+    options_hint="Suivant déplace\u00a0; Valider ou < > change la valeur",
+    first="Qui raconte en premier\u00a0?",
+    first_hint=(
+        "Appuyez sur Suivant ou touchez un nom, puis Valider\u00a0; ou posez votre jeton "
+        "de propriétaire sur une carte"
+    ),
+    tells_first="raconte en premier",
+    to_30="en 30 points",
+)
+SETUP_WORDS = {"en": ENGLISH_SETUP, "fr": FRENCH_SETUP}
+"""The setup samples' words by language code."""
+SEATED_SLOTS = (4, 4, 1, 2, 3, 5, 6, 7, 8)
+"""The slots the first nine colours' owner tokens lie on: red and blue share slot 4."""
+SEAT_NAMES = {0: "Ann", 2: "Bartholomew", 5: "Évelyne"}
+"""Names given to a few seated colours, by kit index."""
+
+
+def _setup_screen(words: SetupWords, question: str, step: StepView) -> ScreenView:
+    back, next_, confirm = words.buttons
+    return ScreenView(
+        title=words.title,
+        headline=question,
+        rabbits=(),
+        buttons=(
+            OnScreenButton(back, Action.BACK, enabled=step.step > 0),
+            OnScreenButton(next_, Action.NEXT),
+            OnScreenButton(confirm, Action.CONFIRM),
+        ),
+        setup=step,
+    )
+
+
+def _summary(words: SetupWords, edition: int, players: int = 0) -> str:
+    parts = [words.editions[edition][0]]
+    if players:
+        parts.append(words.players.format(n=players))
+    parts.append(words.to_30)
+    return ", ".join(parts)
+
+
+def setup_language(language: str = "en") -> ScreenView:
+    """The first step: the language, the table's own one picked."""
+    words = SETUP_WORDS[language]
+    spoken = 0 if language == "en" else 1
+    step = StepView(
+        words.steps,
+        0,
+        words.language,
+        tuple(
+            Choice(name, selected=i == spoken, picked=i == spoken)
+            for i, name in enumerate(("English", "Français"))
+        ),
+        words.pick_hint,
+    )
+    return _setup_screen(words, words.language, step)
+
+
+def setup_edition(language: str = "en") -> ScreenView:
+    """The seven editions with a line about each, Odyssey picked, the cursor below it."""
+    words = SETUP_WORDS[language]
+    step = StepView(
+        words.steps,
+        1,
+        words.edition,
+        tuple(
+            Choice(title, detail, selected=i == 3, picked=i == 2)
+            for i, (title, detail) in enumerate(words.editions)
+        ),
+        words.pick_hint,
+        summary=_summary(words, 2),
+    )
+    return _setup_screen(words, words.edition, step)
+
+
+def _seat_choices(
+    words: SetupWords, seated: int, slots: tuple[int, ...], cursor: int
+) -> tuple[Choice, ...]:
+    """The twelve colours and Done, the first `seated` seated in the order of `slots`."""
+    order = sorted(range(seated), key=lambda i: (slots[i], i))
+    choices = []
+    for i, colour in enumerate(words.colours):
+        badge = ""
+        if i < seated:
+            badge = words.seat_slot.format(seat=order.index(i) + 1, slot=slots[i])
+        choices.append(
+            Choice(
+                colour,
+                SEAT_NAMES.get(i, "") if i < seated else "",
+                colours=(RGBS[i],),
+                selected=i == cursor,
+                picked=i < seated,
+                badge=badge,
+            )
+        )
+    choices.append(Choice(words.done, selected=cursor == len(words.colours)))
+    return tuple(choices)
+
+
+def setup_seats(language: str = "en") -> ScreenView:
+    """Nine colours seated by their owner tokens, two of them on one card."""
+    words = SETUP_WORDS[language]
+    step = StepView(
+        words.steps,
+        2,
+        words.seats,
+        _seat_choices(words, 9, SEATED_SLOTS, cursor=9),
+        words.seats_hint,
+        summary=_summary(words, 2, 9),
+        problems=(words.slot_problem,),
+        columns=2,
+    )
+    return _setup_screen(words, words.seats, step)
+
+
+def setup_teams(language: str = "en") -> ScreenView:
+    """Eight colours seated in a team edition: four teams, partners face to face."""
+    words = SETUP_WORDS[language]
+    slots = tuple(range(1, 9))
+    names = tuple(SEAT_NAMES.get(i, words.colours[i].lower()) for i in range(8))
+    groups = tuple(
+        Group(
+            words.team.format(number=i + 1),
+            ((names[i], RGBS[i]), (names[i + 4], RGBS[i + 4])),
+        )
+        for i in range(4)
+    )
+    step = StepView(
+        words.steps,
+        2,
+        words.seats,
+        _seat_choices(words, 8, slots, cursor=12),
+        words.seats_hint,
+        summary=_summary(words, 6, 8),
+        groups=groups,
+        columns=2,
+    )
+    return _setup_screen(words, words.seats, step)
+
+
+def setup_names(language: str = "en") -> ScreenView:
+    """Twelve seats, most named (some with long names), three playing as their colour."""
+    words = SETUP_WORDS[language]
+    unnamed = {3, 7, 10}
+    choices = [
+        Choice(
+            words.colours[i].lower() if i in unnamed else name,
+            words.unnamed.format(seat=i + 1, colour=words.colours[i].lower())
+            if i in unnamed
+            else words.seat.format(seat=i + 1),
+            colours=(RGBS[i],),
+            selected=i == 4,
+            picked=i not in unnamed,
+        )
+        for i, name in enumerate(LONG_NAMES)
+    ]
+    choices.append(Choice(words.done))
+    step = StepView(
+        words.steps,
+        3,
+        words.names,
+        tuple(choices),
+        words.names_hint,
+        summary=_summary(words, 2, 12),
+        columns=2,
+    )
+    return _setup_screen(words, words.names, step)
+
+
+def setup_options(language: str = "en") -> ScreenView:
+    """The five options and Done, the round limit changed from its preset."""
+    words = SETUP_WORDS[language]
+    choices = tuple(
+        Choice(label, value, selected=i == 4) for i, (label, value) in enumerate(words.option_lines)
+    )
+    step = StepView(
+        words.steps,
+        4,
+        words.options,
+        (*choices, Choice(words.done)),
+        words.options_hint,
+        summary=_summary(words, 2, 12),
+    )
+    return _setup_screen(words, words.options, step)
+
+
+def setup_first(language: str = "en", names: tuple[str, ...] = LONG_NAMES) -> ScreenView:
+    """Choosing the first storyteller among `names`, the sixth chosen."""
+    words = SETUP_WORDS[language]
+    chosen = min(5, len(names) - 1)
+    step = StepView(
+        words.steps,
+        5,
+        words.first,
+        tuple(
+            Choice(
+                name,
+                colours=(RGBS[i],),
+                selected=i == chosen,
+                picked=i == chosen,
+                badge=words.tells_first if i == chosen else "",
+            )
+            for i, name in enumerate(names)
+        ),
+        words.first_hint,
+        summary=_summary(words, 2, len(names)),
+        columns=1 if len(names) <= 6 else 2,
+    )
+    return _setup_screen(words, words.first, step)
+
+
 def setup() -> ScreenView:
     """Choosing the first storyteller among twelve."""
-    return ScreenView(
-        title="Dixit Odyssey - new game",
-        headline="Who tells first?",
-        rabbits=_rabbits(LONG_NAMES, (0,) * 12, teller=5),
-        buttons=(OnScreenButton("Start", Action.CONFIRM), OnScreenButton("Next", Action.NEXT)),
-        setup=SetupView(
-            "Dixit Odyssey, to 30 points",
-            tuple((name, RGBS[i]) for i, name in enumerate(LONG_NAMES)),
-            5,
-            "Press Next, touch a name, or lay your owner token on a card",
-        ),
-    )
+    return setup_first()
 
 
 def small_setup() -> ScreenView:
     """Choosing the first storyteller among three."""
-    return ScreenView(
-        title="Dixit - new game",
-        headline="Who tells first?",
-        rabbits=_rabbits(SHORT_NAMES, (0, 0, 0), teller=0),
-        buttons=(OnScreenButton("Start", Action.CONFIRM), OnScreenButton("Next", Action.NEXT)),
-        setup=SetupView(
-            "Dixit (first edition), to 30 points",
-            tuple((name, RGBS[i]) for i, name in enumerate(SHORT_NAMES)),
-            0,
-            "Press Next, touch a name, or lay your owner token on a card",
-        ),
-    )
+    return setup_first("en", SHORT_NAMES)
+
+
+SETUP_STEPS: dict[str, Callable[[str], ScreenView]] = {
+    "language": setup_language,
+    "edition": setup_edition,
+    "seats": setup_seats,
+    "teams": setup_teams,
+    "names": setup_names,
+    "options": setup_options,
+    "first": setup_first,
+}
+"""Every setup step's sample, by step, each in any of `SETUP_WORDS`' languages."""
 
 
 def winner() -> ScreenView:
@@ -410,6 +813,13 @@ SAMPLES = {
     "no-picture-yet": no_picture_yet,
 }
 """Every sample by name."""
+SETUP_SAMPLES: dict[str, Callable[[], ScreenView]] = {
+    f"setup-{name}-{language}": functools.partial(build, language)
+    for name, build in SETUP_STEPS.items()
+    for language in SETUP_WORDS
+}
+"""Every setup step in every language, by name ("setup-seats-fr")."""
+SAMPLES.update(SETUP_SAMPLES)
 TWELVE_PLAYER_SAMPLES = (
     "twelve-players",
     "crowded",
@@ -418,6 +828,7 @@ TWELVE_PLAYER_SAMPLES = (
     "editor",
     "setup",
     "winner",
+    *SETUP_SAMPLES,
 )
 """The samples also looked at on the 7" screen."""
 

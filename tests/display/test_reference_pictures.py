@@ -24,6 +24,7 @@ What could make a picture differ between machines or runs, and why it does not h
 """
 
 import dataclasses
+import functools
 import os
 import warnings
 from collections.abc import Callable, Iterator
@@ -58,10 +59,21 @@ SCREENS: dict[str, Callable[[], ScreenView]] = {
     "editor": sample_views.editor,
     "winner": sample_views.winner,
     "camera-lost": sample_views.camera_failed,
+    "setup-language": sample_views.setup_language,
+    "setup-edition": sample_views.setup_edition,
+    "setup-seats": sample_views.setup_seats,
+    "setup-teams": sample_views.setup_teams,
+    "setup-names": sample_views.setup_names,
+    "setup-options": sample_views.setup_options,
+    **{
+        f"setup-{step}-fr": functools.partial(sample_views.SETUP_STEPS[step], "fr")
+        for step in ("edition", "seats", "teams", "names", "options", "first")
+    },
 }
 """The main screens: choosing the first storyteller, a round being laid (waiting, and
 with problems), a proposal with its reasons, clearing after a round, the round editor,
-the winner, and a lost camera (the game goes on by hand)."""
+the winner, and a lost camera (the game goes on by hand); and every step of setting up
+a game, in English and (but for the language, which looks the same) in French."""
 
 CHANNEL_TOLERANCE = 40
 """A pixel has changed when one of its channels differs by more than this (of 255).
