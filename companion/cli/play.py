@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     path = args.journal or default_journal_path()
     try:
         service = service_manager(os.environ)
-        check_options(args, path)
+        check_options(args)
     except CompanionError as err:
         status = fail(NAME, err)
         if under_service(args.display, os.environ):
@@ -190,7 +190,7 @@ def under_service(display: str | None, environ: Mapping[str, str]) -> bool:
     return bool(environ.get(NOTIFY_SOCKET)) or asked
 
 
-def check_options(args: argparse.Namespace, journal: Path) -> None:
+def check_options(args: argparse.Namespace) -> None:
     """Refuse any option that makes no sense, before anything is opened or written:
     a game started from a mistake (a misspelt source, two buttons on one pin) would
     run on without the part, or keep a game nobody meant in the journal."""
@@ -325,6 +325,8 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     ruleset = find_ruleset(DEFAULT_RULESET if args.ruleset is None else args.ruleset)
     options: dict[str, int | None] = {}
     for entry in args.option:
+        if not entry.isprintable():  # a message names it on one line
+            raise SettingError(f"--option {entry!r}: give NAME=VALUE in printable characters")
         name, _, value = entry.partition("=")
         value = value.strip()
         if value == "null":

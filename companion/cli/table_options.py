@@ -21,16 +21,12 @@ from companion.service_options import (
     GAME_OPTIONS,
     OPTIONS_FILE,
     OPTIONS_VARIABLE,
-    SERVICE_STATE_DIR,
 )
-from companion.statedir import JOURNAL_NAME
 
 DEFAULT_OPTIONS_FILE = Path(OPTIONS_FILE)
 """Where the service's options are on a table installed by hardware/install."""
 SERVICE_OPTIONS = ("--display", "fullscreen")
 """What the service's command line adds before the file's options."""
-SERVICE_JOURNAL = SERVICE_STATE_DIR / JOURNAL_NAME
-"""The journal the service resumes, unless its options name another."""
 _SYSTEMD_SPACE = " \t\n\r"
 """What systemd splits an unquoted `$VARIABLE` on (its WHITESPACE): these four only,
 where Python's `str.split()` would also split on a no-break space."""
@@ -214,7 +210,7 @@ def systemd_words(value: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def check_play_options(words: tuple[str, ...], journal: Path) -> None:
+def check_play_options(words: tuple[str, ...]) -> None:
     """Refuse the options as `companion play` would, before it opens anything."""
     parser = _Refusing(prog="companion")
     play.add_parser(parser.add_subparsers())
@@ -222,12 +218,12 @@ def check_play_options(words: tuple[str, ...], journal: Path) -> None:
         args: Any = parser.parse_args(["play", *SERVICE_OPTIONS, *words])
     except SystemExit as stop:  # --help or --version in the file: play would not start
         raise SettingError(f"{' '.join(words)} would not start the game") from stop
-    play.check_options(args, args.journal or journal)
+    play.check_options(args)
 
 
-def options_finding(path: Path, journal: Path = SERVICE_JOURNAL) -> Finding:
-    """Whether the table's service would start with the options in `path`, resuming
-    `journal` (the service's own) when they name no other."""
+def options_finding(path: Path) -> Finding:
+    """Whether the table's service would start with the options in `path`, and whether
+    they hold only what belongs to the table."""
     if not path.exists():
         return Finding(Status.SKIP, OPTIONS, f"no {path}: the table is not installed as a service")
     default = ""
@@ -236,7 +232,7 @@ def options_finding(path: Path, journal: Path = SERVICE_JOURNAL) -> Finding:
         if words is None:  # the unit's Environment= line then holds
             words = DEFAULT_PLAY_OPTIONS
             default = f", the service's default: {path} has no {OPTIONS_VARIABLE}"
-        check_play_options(words, journal)
+        check_play_options(words)
     except CompanionError as err:
         return Finding(
             Status.FAIL,

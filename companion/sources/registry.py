@@ -126,8 +126,9 @@ def check_source(spec: str) -> None:
 def _kind_of(spec: str) -> SourceKind:
     kind = next((k for k in SOURCE_KINDS if k.scheme == scheme_of(spec)), None)
     if kind is None:
+        shown = spec if spec.isprintable() else repr(spec)  # one line, whatever was given
         raise UnknownSourceError(
-            f"--source {spec}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
+            f"--source {shown}: use one of {', '.join(SOURCE_FORMS)}, or {NO_SOURCE}"
         )
     return kind
 

@@ -20,7 +20,7 @@ from companion.language import Language
 from tests.app.test_present import finished, giving_up, proposing
 
 NBSP = "\u00a0"
-APOSTROPHE = "\u2019"
+APOSTROPHE = "'"
 BOTH_LANGUAGES = frozenset({"score", "vote", "votes", "journal", "points", "long"})
 """Words that French writes as English does."""
 

@@ -19,7 +19,7 @@ def table(tmp_path: Path) -> list[str]:
     calibration = calibration_file(tmp_path / "state")
     journal = tmp_path / "state" / "journal.sqlite"
     options = tmp_path / "dixit-companion"
-    options.write_text('COMPANION_PLAY_OPTIONS="--players 4"\n', encoding="utf-8")
+    options.write_text('COMPANION_PLAY_OPTIONS="--language fr"\n', encoding="utf-8")
     return [
         "doctor",
         "--options-file",

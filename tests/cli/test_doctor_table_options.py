@@ -8,7 +8,7 @@ import pytest
 from companion.cli import main
 from companion.cli.table_options import read_options_file
 from companion.doctor.findings import OPTIONS
-from companion.service_options import DEFAULT_PLAY_OPTIONS, OPTIONS_VARIABLE, SERVICE_STATE_DIR
+from companion.service_options import DEFAULT_PLAY_OPTIONS, OPTIONS_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,11 +47,11 @@ def write(tmp_path: Path, text: str) -> Path:
     ("options", "named"),
     [
         ("--ruleset odysey --players 4", "odysey"),
-        ("--players 4 --buttons 17,17,22", "17"),
-        ("--players 4 --source picamra", "picamra"),
-        ("--players 4 --strip ws2812:abc", "ws2812:abc"),
-        ("--players 4 --colour", "--colour"),
-        ("--ruleset odyssey", "players"),
+        ("--buttons 17,17,22", "17"),
+        ("--source picamra", "picamra"),
+        ("--strip ws2812:abc", "ws2812:abc"),
+        ("--colour", "--colour"),
+        ("--language de", "de"),
     ],
 )
 def test_a_wrong_option_in_the_service_file_fails_naming_it(
@@ -66,14 +66,25 @@ def test_a_wrong_option_in_the_service_file_fails_naming_it(
 
 
 def test_sound_service_options_are_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "COMPANION_PLAY_OPTIONS='--language fr --auto-confirm 10'\n")
+    main(doctor(path, tmp_path))
+    (head,) = options_line(capsys.readouterr().out)[:1]
+    assert head.startswith(f"OK    {OPTIONS}")
+    assert "--language fr --auto-confirm 10" in head
+
+
+def test_game_options_in_the_service_file_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(
         tmp_path,
         "COMPANION_PLAY_OPTIONS='--ruleset odyssey --players Ann=red Ben=blue Cleo=green'\n",
     )
     main(doctor(path, tmp_path))
-    (head,) = options_line(capsys.readouterr().out)[:1]
-    assert head.startswith(f"OK    {OPTIONS}")
-    assert "--ruleset odyssey --players Ann=red Ben=blue Cleo=green" in head
+    head, fix = options_line(capsys.readouterr().out)
+    assert head.startswith(f"WARN  {OPTIONS}"), head
+    assert "--ruleset, --players" in head and "the same game" in head
+    assert "each group sets up its own game" in fix
 
 
 def test_a_file_without_the_variable_is_checked_with_the_units_default(
@@ -83,35 +94,13 @@ def test_a_file_without_the_variable_is_checked_with_the_units_default(
     main(doctor(path, tmp_path))
     (head,) = options_line(capsys.readouterr().out)[:1]
     assert head.startswith(f"OK    {OPTIONS}"), head
-    assert "--players 5" in head and "the service's default" in head
+    assert "defaults" in head and "the service's default" in head
 
 
 def test_the_default_options_are_the_units_own() -> None:
     unit = (ROOT / "hardware" / "dixit-companion.service.in").read_text(encoding="utf-8")
     default = " ".join(DEFAULT_PLAY_OPTIONS)
     assert f'Environment="{OPTIONS_VARIABLE}={default}"' in unit.splitlines()
-
-
-def test_the_journal_looked_for_is_the_services_not_the_doctors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    (tmp_path / "journal.sqlite").write_bytes(b"")  # the doctor's own journal exists
-    path = write(tmp_path, 'COMPANION_PLAY_OPTIONS="--ruleset odyssey"\n')
-    if (SERVICE_STATE_DIR / "journal.sqlite").exists():
-        pytest.skip("the table's service is installed here: its journal exists")
-    assert main(doctor(path, tmp_path)) == 1
-    head, _ = options_line(capsys.readouterr().out)
-    assert head.startswith(f"FAIL  {OPTIONS}") and "say who plays" in head, head
-
-
-def test_a_journal_named_in_the_options_is_the_one_looked_for(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    (tmp_path / "kept.sqlite").write_bytes(b"")
-    path = write(tmp_path, f'COMPANION_PLAY_OPTIONS="--journal {tmp_path / "kept.sqlite"}"\n')
-    main(doctor(path, tmp_path))
-    (head,) = options_line(capsys.readouterr().out)[:1]
-    assert head.startswith(f"OK    {OPTIONS}"), head
 
 
 # Two stages, as in systemd. First EnvironmentFile= reads the value after `=`: '...'
@@ -221,7 +210,7 @@ def test_the_file_is_read_as_systemd_reads_an_environment_file(
 
 def test_the_installed_options_file_gives_its_options() -> None:
     path = ROOT / "hardware" / "default-options"
-    assert read_options_file(path) == ("--ruleset", "odyssey", "--players", "5")
+    assert read_options_file(path) == ("--language", "en")
 
 
 def test_a_table_not_installed_as_a_service_skips_the_check(

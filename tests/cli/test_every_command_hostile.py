@@ -322,7 +322,7 @@ def test_play_options_are_checked_in_one_line(
     if args is None:
         return
     try:  # the check `play` runs before it opens anything, as it runs it
-        play.check_options(args, journal)
+        play.check_options(args)
     except CompanionError as err:
         assert "\n" not in str(err)
     assert not journal.exists()

@@ -8,10 +8,12 @@ import pytest
 
 from companion.app.camera import Failed
 from companion.app.config_error import draw_config_error
+from companion.app.states import Phase
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.display.theme import BACKGROUND
 from companion.journal import Journal
+from companion.language import Language
 from companion.rules import Game, Reveal, find_ruleset
 from companion.service_options import EX_CONFIG
 from companion.statedir import STATE_DIR_VARIABLE
@@ -52,6 +54,18 @@ def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
         assert loop.session.state.lineup.colours == ("red", "blue", "green")
 
 
+def test_play_without_players_sets_up_the_game_at_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    args = build_parser().parse_args(
+        ["play", *NO_PARTS, "--language", "fr", "--journal", str(path)]
+    )
+    with Journal(path) as journal, ExitStack() as stack:
+        loop = _loop(args, journal, stack)
+        state = loop.session.state
+        assert state.phase is Phase.LANGUAGE
+        assert state.language is Language.FRENCH
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -59,7 +73,7 @@ def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
         (["--players", "Ann=mauve", "Bob"], "'mauve' is not a kit colour"),
         (["--players", "3", "--option", "target=lots"], "must be a whole number or null"),
         (["--players", "3", "--buttons", "17,27"], "give 3 BCM pin numbers"),
-        ([], "say who plays"),
+        (["--language", "de"], "the table does not speak 'de'"),
     ],
 )
 def test_bad_options_are_one_line_errors(
@@ -130,8 +144,8 @@ def test_a_damaged_camera_profile_is_shown_and_retried_not_a_crash(
         assert loop.camera is not None
         status = loop.camera.state.status
         assert isinstance(status, Failed)
-        assert status.problem.startswith("camera not available: ")
-        assert "calibration.camera.json" in status.problem
+        assert str(status.problem).startswith("camera not available: ")
+        assert "calibration.camera.json" in str(status.problem)
 
 
 @pytest.mark.parametrize("name", ["An\nn=red", "An\tn", "\u200b", " =red", "Re\u0301mi"])
@@ -161,7 +175,7 @@ def test_a_bad_or_doubled_name_is_refused_before_the_journal_is_written(
         (["--buttons", "10,27,22", "--strip", "ws2812:30"], "GPIO10"),
         (["--strip", "ws2812:lots"], "LED strip"),
         (["--auto-confirm", "-1"], "auto"),
-        (["--new-game"], "say who plays"),
+        (["--new-game", "--language", "klingon"], "the table does not speak 'klingon'"),
     ],
 )
 def test_a_bad_option_is_refused_before_anything_is_opened(

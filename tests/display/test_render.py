@@ -88,12 +88,12 @@ def test_the_editor_window_follows_the_selected_row() -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_every_setup_player_can_be_touched(size: tuple[int, int]) -> None:
+def test_every_setup_choice_can_be_touched(size: tuple[int, int]) -> None:
     view = sample_views.setup()
     _, hits = draw(view, size)
     assert view.setup is not None
-    players = len(view.setup.players)
-    assert {p.target for p in hits.presses() if p.action is Action.PICK} == set(range(players))
+    choices = len(view.setup.choices)
+    assert {p.target for p in hits.presses() if p.action is Action.PICK} == set(range(choices))
 
 
 def test_disabled_buttons_are_drawn_but_not_touchable() -> None:
