@@ -289,8 +289,8 @@ def _names(
     choices.append(Choice(DONE.render(words), selected=at.cursor == len(draft.seats)))
     hint = (
         phrase(
-            "Names are optional. Confirm or < > gives a seat a name used here before; "
-            "names typed on a phone appear at once"
+            "Names are optional. Touch a seat, or press Confirm, for a name used here "
+            "before; names typed on a phone appear at once"
         )
         if at.offered
         else phrase("Names are optional: names typed on a phone appear at once")
@@ -333,7 +333,9 @@ def _options(
         4,
         phrase("Options").render(words),
         tuple(choices),
-        phrase("Next moves; Confirm or < > changes the value").render(words),
+        phrase(
+            "Touch a line, or press Confirm, to change its value; Next moves to the next line"
+        ).render(words),
         summary=summary,
         problems=said,
     )

@@ -281,9 +281,7 @@ class SetupSteps:
         state = replace(state, at=replace(at, cursor=cursor))
         if not _picks(press):
             return state
-        if cursor < len(seats):
-            if press.action is Action.PICK:
-                return state
+        if cursor < len(seats):  # a touch or Confirm on a seat offers the next name
             return replace(state, draft=_next_name(state.draft, at, seats[cursor], 1))
         return self._keep(replace(state, at=Tuning()), now)
 
@@ -297,9 +295,7 @@ class SetupSteps:
         state = replace(state, at=replace(at, cursor=cursor))
         if not _picks(press):
             return state
-        if cursor < len(OPTIONS):
-            if press.action is Action.PICK:
-                return state
+        if cursor < len(OPTIONS):  # a touch or Confirm on an option gives its next value
             return replace(state, draft=_next_option(state.draft, OPTIONS[cursor], 1))
         return self._keep(self.enter_first(state), now)
 

@@ -396,7 +396,9 @@ def test_the_whole_setup_by_touch_in_french(
     assert table.phase() is Phase.OPTIONS
 
     limit = OPTIONS.index("round_limit")
-    table.touch(limit)  # a touch moves to the line; < > changes it
+    table.touch(limit)  # a touch on an option gives its next value
+    assert table.session.state.draft.option("round_limit") == OPTION_CHOICES["round_limit"][1]
+    table.press(Press(Action.LEFT))
     assert table.session.state.draft.option("round_limit") is None
     table.press(Press(Action.RIGHT))
     assert table.session.state.draft.option("round_limit") == OPTION_CHOICES["round_limit"][1]
@@ -490,7 +492,6 @@ def test_after_the_winner_the_same_players_again_or_a_new_group(
     table.touch(DONE_COLOURS)
     table.touch(len(FOUR))
     table.touch(OPTIONS.index("round_limit"))
-    table.press(Press(Action.RIGHT))
     table.touch(len(OPTIONS))
     table.tap(PINS.confirm)
     first = table.session.state

@@ -175,8 +175,7 @@ def test_options_change_and_the_round_limit_ends_the_game(journal: Journal) -> N
     touch(session, len(KIT_COLOURS))
     touch(session, 3)  # names done
     limit = OPTIONS.index("round_limit")
-    touch(session, limit)
-    press(session, Action.RIGHT)
+    touch(session, limit)  # a touch on an option gives its next value
     assert session.state.draft.option("round_limit") == OPTION_CHOICES["round_limit"][1]
     touch(session, len(OPTIONS))
     press(session, Action.CONFIRM)
@@ -246,7 +245,6 @@ def started_game(journal: Journal, round_limit: bool = False) -> Session:
     touch(session, len(FOUR))
     if round_limit:
         touch(session, OPTIONS.index("round_limit"))
-        press(session, Action.RIGHT)
     touch(session, len(OPTIONS))
     press(session, Action.CONFIRM)
     session.see(EMPTY, True, 0.0)
