@@ -164,6 +164,9 @@ def test_the_installed_wheel_runs_the_cafe_commands(tmp_path: Path) -> None:
     editable = run([sys.executable, "-m", PACKAGE, "score", game], work, env, COMMAND_SECONDS)
     assert scored.stdout == editable.stdout
     assert json.loads(scored.stdout) == json.loads(EXAMPLE_RESULT.read_text(encoding="utf-8"))
+    french = run([companion, "score", "--language", "fr", game], work, env, COMMAND_SECONDS)
+    translated = json.loads(french.stdout)["rounds"][0]["translated_reasons"]
+    assert any("carte du conteur" in r for reasons in translated.values() for r in reasons)
 
     screens = work / "screens"
     command = [companion, "demo", "--headless", "--rounds", "1", "--ruleset", "classic-1e"]
