@@ -37,7 +37,6 @@ SETUP_PICKS = {
 FRENCH_PICKS = {
     "edition": "setup-edition-fr.png",
     "seats-done": "setup-seats-fr.png",
-    "options": "setup-options-fr.png",
 }
 PICKS = {
     **SETUP_PICKS,
