@@ -23,6 +23,12 @@ class CompanionError(Exception):
         """The message, to be shown in the reader's language."""
 
 
+def error_words(error: BaseException) -> Phrase:
+    """What an error says to a player: a companion error's phrase, else the system's
+    own message (a full disk, a library's complaint), shown as it is."""
+    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))
+
+
 class RulesError(CompanionError):
     """Something the rules engine refuses."""
 

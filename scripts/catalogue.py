@@ -164,6 +164,8 @@ def problems(language: str) -> list[str]:
         for text in _strings(message.string):
             if set(_VALUE.findall(text)) - names - {"n"}:
                 found.append(f"{language}: {text!r} has values that {_ids(message)[0]!r} lacks")
+            if names - set(_VALUE.findall(text)) - {"n"}:
+                found.append(f"{language}: {text!r} loses values of {_ids(message)[0]!r}")
             if language == "fr":
                 found += _typography(text)
     if not mo_path(language).exists() or mo_path(language).read_bytes() != mo_bytes(catalog):

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 
 from companion.app.overlay import annotate, encode_jpeg
 from companion.display.view import CameraView
-from companion.errors import CompanionError, HardwareError, SourceEndedError
+from companion.errors import CompanionError, HardwareError, SourceEndedError, error_words
 from companion.journal import RoundImages
 from companion.kit.layouts import Layout
-from companion.phrases import Phrase, in_context, phrase, verbatim
+from companion.phrases import Phrase, in_context, phrase
 from companion.rules import RoundScore
 from companion.sources.base import Frame, FrameSource
 from companion.vision.pipeline import FrameReading, TableWatcher
@@ -175,7 +175,7 @@ class Camera:
             if failures < FAILURES_IN_A_ROW:
                 self.state = replace(self.state, status=replace(status, failures=failures))
                 return None
-            lost = phrase("camera lost: {problem}", problem=_said(error))
+            lost = phrase("camera lost: {problem}", problem=error_words(error))
             self._forget(Failed(lost, now + RETRY_SECONDS))
             return Lost(False)
         reading, settled = self.watcher.push(frame)
@@ -256,8 +256,3 @@ class Camera:
 def unavailable(error: CompanionError) -> Phrase:
     """Why a camera could not be opened, as the screen says it."""
     return phrase("camera not available: {problem}", problem=error.phrase)
-
-
-def _said(error: Exception) -> Phrase:
-    """An error's words: the companion's own as a phrase, a library's as they are."""
-    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))

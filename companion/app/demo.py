@@ -26,8 +26,7 @@ from companion.app.loop import Loop
 from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
 from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, STEP_NAMES
-from companion.app.states import Phase, PickingLanguage, SessionState
-from companion.app.states import Seating as TakingSeats
+from companion.app.states import Phase, PickingLanguage, SessionState, TakingSeats
 from companion.display.screen import DisplayMode, Screen
 from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal

@@ -14,7 +14,8 @@ from companion.app.lineup import Lineup
 from companion.colours import BY_NAME, COLOURS, WORDS
 from companion.errors import CompanionError, SettingError
 from companion.language import Language, find_language, translations
-from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.names import player_name
+from companion.rules import RULESETS, Ruleset, Seating, find_ruleset
 
 DEFAULT_RULESET = "odyssey"
 """The edition a new table offers first."""
@@ -121,6 +122,9 @@ class Draft:
                 tuple(sorted(names.items())),
             )
             _ = draft.rules
+            for name in names.values():
+                player_name(name)
+            Seating(tuple(draft.name_of(c) for c in seats))
         except (KeyError, TypeError, ValueError, AttributeError, CompanionError) as error:
             raise SettingError(f"the setup kept in the journal cannot be used: {error}") from None
         return draft

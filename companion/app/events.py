@@ -66,8 +66,8 @@ class Named:
     colour: str
     """The kit colour of the seat."""
     name: str
-    """The name, already checked by the shared rule (`companion.names`); empty to go
-    back to the colour's name."""
+    """The name as typed (the session refuses one the table cannot seat: another
+    seat's name, a line break); empty to go back to the colour's name."""
     now: float
     """When."""
 

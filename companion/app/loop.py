@@ -21,8 +21,8 @@ from companion.controls.light import Status, StatusLight
 from companion.controls.strip import TrackStrip
 from companion.display.screen import Screen
 from companion.display.view import CameraView, Level, ScreenView
-from companion.errors import CompanionError, HardwareError
-from companion.phrases import Phrase, phrase, verbatim
+from companion.errors import CompanionError, HardwareError, error_words
+from companion.phrases import Phrase, phrase
 
 STEPS_PER_SECOND = 30
 """The most turns of the loop a second: smooth rabbits, and an idle processor."""
@@ -109,7 +109,7 @@ class Loop:
                 self.light.show(_status(state.phase, problem))
             except (HardwareError, OSError) as error:
                 self.light = None
-                words = phrase("status light switched off: {error}", error=_said(error))
+                words = phrase("status light switched off: {error}", error=error_words(error))
                 self.session.say(words, now)
         if self.strip is not None:
             positions = state.positions(now)
@@ -118,7 +118,7 @@ class Loop:
                 self.strip.show(spots, now)
             except (HardwareError, OSError) as error:
                 self.strip = None
-                words = phrase("LED strip switched off: {error}", error=_said(error))
+                words = phrase("LED strip switched off: {error}", error=error_words(error))
                 self.session.say(words, now)
 
     def run(self) -> None:
@@ -163,11 +163,6 @@ class Loop:
         if self.camera is not None:
             return self.camera.view(now)
         return CameraView(None, self.camera_note, working=False) if self.camera_note else None
-
-
-def _said(error: Exception) -> Phrase:
-    """An error's words: the companion's own as a phrase, the system's as they are."""
-    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))
 
 
 def _status(phase: Phase, problem: bool) -> Status:

@@ -5,20 +5,21 @@ language, and leaves where it goes to the display. The step being shown is read
 from a frozen `SessionState`.
 """
 
-from companion.app.draft import KIT_COLOURS, OPTION_CHOICES, Draft
-from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, seats_on_table
+from companion.app.draft import KIT_COLOURS, Draft, colour_name
+from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, player_range, seats_on_table
 from companion.app.states import (
     Choosing,
     Naming,
     PickingEdition,
     PickingLanguage,
-    Seating,
     SessionState,
     SetupStep,
+    TakingSeats,
     Tuning,
 )
 from companion.colours import BY_NAME, WORDS
 from companion.display.view import Choice, Group, StepView
+from companion.errors import SeatingError
 from companion.phrases import (
     Listing,
     Phrase,
@@ -30,8 +31,7 @@ from companion.phrases import (
     rendered,
     verbatim,
 )
-from companion.rules import Ruleset, find_ruleset
-from companion.rules import Seating as Seats
+from companion.rules import Ruleset, Seating, find_ruleset
 
 STEP_WORDS = (
     in_context("setup step", "Language"),
@@ -54,6 +54,9 @@ OPTION_WORDS: dict[str, Phrase] = {
 
 DONE = in_context("setup choice", "Done: go on")
 """The last line of a list step, which goes on to the next step."""
+
+START = in_context("button", "Start")
+"""The button that starts the game, as the first-storyteller step's hint names it."""
 
 
 def setup_view(state: SessionState, now: float, words: Translations) -> StepView:
@@ -91,7 +94,7 @@ def setup_view(state: SessionState, now: float, words: Translations) -> StepView
                 summary=summary,
                 problems=said,
             )
-        case Seating():
+        case TakingSeats():
             return _seats(state, at, steps, words, summary, said)
         case Naming():
             return _names(state, at, steps, words, summary, said)
@@ -114,7 +117,8 @@ def setup_view(state: SessionState, now: float, words: Translations) -> StepView
                     for i, name in enumerate(lineup.names)
                 ),
                 phrase(
-                    "Press Next or touch a name, then Confirm; or lay your owner token on a card"
+                    "Press Next or touch a name, then {start}; or lay your owner token on a card",
+                    start=START,
                 ).render(words),
                 summary=summary,
                 problems=said,
@@ -153,13 +157,7 @@ def ends(rules: Ruleset) -> Listing:
 
 
 def _edition(rules: Ruleset, selected: bool, draft: Draft, words: Translations) -> Choice:
-    counts = rules.player_counts
-    span = (
-        phrase("{low} to {high} players", low=counts[0], high=counts[-1])
-        if counts[-1] - counts[0] == len(counts) - 1
-        else phrase("{counts} players", counts=listing([str(c) for c in counts]))
-    )
-    detail = phrase("{summary} ({players})", summary=rules.summary, players=span)
+    detail = phrase("{summary} ({players})", summary=rules.summary, players=player_range(rules))
     return Choice(
         rules.title_words.render(words),
         detail.render(words),
@@ -170,7 +168,7 @@ def _edition(rules: Ruleset, selected: bool, draft: Draft, words: Translations) 
 
 def _seats(
     state: SessionState,
-    at: Seating,
+    at: TakingSeats,
     steps: tuple[str, ...],
     words: Translations,
     summary: str,
@@ -195,7 +193,7 @@ def _seats(
             ).render(words)
         choices.append(
             Choice(
-                _capital(WORDS[colour].render(words)),
+                colour_name(colour, draft.language),
                 draft.name_of(colour) if seat is not None and dict(draft.names).get(colour) else "",
                 colours=(BY_NAME[colour].rgb,),
                 selected=i == at.cursor,
@@ -211,21 +209,10 @@ def _seats(
         )
     rules = find_ruleset(draft.ruleset)
     if draft.seats and not draft.seats_fit():
-        counts = rules.player_counts
-        problems.append(
-            phrase(
-                "{edition} needs {low} to {high} players",
-                edition=rules.title_words,
-                low=counts[0],
-                high=counts[-1],
-            ).render(words)
-            if counts[-1] - counts[0] == len(counts) - 1
-            else phrase(
-                "{edition} is played by {counts} players",
-                edition=rules.title_words,
-                counts=listing([str(c) for c in counts]),
-            ).render(words)
+        needs = phrase(
+            "{edition} needs {players}", edition=rules.title_words, players=player_range(rules)
         )
+        problems.append(needs.render(words))
     return StepView(
         steps,
         2,
@@ -248,7 +235,10 @@ def _teams(draft: Draft, words: Translations) -> tuple[Group, ...]:
     if not draft.seats_fit():
         return ()
     names = tuple(draft.name_of(c) for c in draft.seats)
-    seating = Seats(names)
+    try:
+        seating = Seating(names)
+    except SeatingError:  # names the table refuses are refused where they enter
+        return ()
     scorers = rules.scorers(seating)
     if scorers == names:
         return ()
@@ -355,10 +345,3 @@ def _value(name: str, value: int | None) -> Phrase:
 
 def _hint_list(words: Translations) -> str:
     return phrase("Touch a line, or press Next to move and Confirm to pick").render(words)
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-__all__ = ["OPTION_CHOICES", "game_summary", "setup_view"]

@@ -1,4 +1,5 @@
-"""One game at one table, from choosing the first storyteller to the winner.
+"""One table's games: setting one up, playing it round by round, the winner, and
+setting up the next.
 
 The session is the game loop's brain without its body: it takes events (a settled
 table, a press, the time) and moves from one frozen `SessionState` to the next. It
@@ -33,16 +34,16 @@ from companion.app.states import (
     Guards,
     Hop,
     Proposal,
-    Seating,
     SessionState,
     SetupStep,
     Snapshot,
     TableRead,
+    TakingSeats,
     Waiting,
     Winner,
 )
 from companion.app.table import read_table
-from companion.errors import CompanionError, SettingError
+from companion.errors import CompanionError, SettingError, error_words
 from companion.journal import Journal, RoundImages, StoredGame
 from companion.language import Language
 from companion.phrases import Phrase, phrase, verbatim
@@ -147,21 +148,16 @@ class Session:
         journal: Journal,
         settings: Settings,
         pictures: Pictures = no_pictures,
-        last: StoredGame | None = None,
     ) -> "Session":
         """A session that sets up a new game at the table, going on from the step the
-        journal kept (a restart during setup loses nothing), after `last` game."""
+        journal kept (a restart during setup loses nothing)."""
         draft = Draft(language=settings.language)
         step = "language"
         saved = _saved_setup(journal)
         if saved is not None:
             step, draft = saved
-        if last is not None:
-            state = resumed_state(last, draft.language)
-            state = replace(state, draft=draft, message=None)
-        else:
-            lineup, game = placeholder(draft)
-            state = SessionState(Choosing(), lineup, game, draft)
+        lineup, game = placeholder(draft)
+        state = SessionState(Choosing(), lineup, game, draft)
         session = cls(journal, settings, state, pictures)
         session._snapshot = Snapshot(0, resumed_step(step, state, session.steps))
         return session
@@ -238,7 +234,7 @@ class Session:
             case Said():
                 return state.saying(event.text, event.now, MESSAGE_SECONDS)
             case Named() if state.setting_up:
-                return self.steps.named(state, event.colour, event.name)
+                return self.steps.named(state, event.colour, event.name, event.now)
             case Named():
                 return state
 
@@ -252,7 +248,7 @@ class Session:
                 guards = replace(guards, to_clear=False)
         state = replace(state, table=table, at=at, guards=guards)
         match at:
-            case Seating():
+            case TakingSeats():
                 return self.steps.seen(state, at, event.observation, event.steady)
             case Choosing():
                 return self._choose_by_token(state, at, event.now)
@@ -286,8 +282,9 @@ class Session:
             case Winner() if action in (Action.CONFIRM, Action.NEXT):
                 if now - at.since < WINNER_GRACE_SECONDS or state.hopping(now):
                     return state
-                if action is Action.CONFIRM:
-                    return _reread(self.steps.enter_first(state, _first_index(state)))
+                if action is Action.CONFIRM:  # the same players again
+                    again = self.steps.enter_first(state, _first_index(state))
+                    return _reread(self.steps.keep(again, now))
                 return self.steps.new_group(state, self.settings.language, now)
             case _:
                 return state
@@ -324,7 +321,7 @@ class Session:
             game_id = self.journal.start_game(game, colours)
         except (CompanionError, OSError) as error:
             failed = replace(state, at=replace(at, cleared=False))
-            words = phrase("the journal cannot start a game: {error}", error=_why(error))
+            words = phrase("the journal cannot start a game: {error}", error=error_words(error))
             return _say(failed, words, now)
         self.steps.started(state)
         started = replace(
@@ -383,7 +380,7 @@ class Session:
             at = replace(state.at, wait=None) if isinstance(state.at, Proposal) else state.at
             kept = replace(state, at=at, guards=replace(state.guards, wait_for_press=reveal))
             words = phrase(
-                "round {number} was NOT saved: {error}", number=number, error=_why(error)
+                "round {number} was NOT saved: {error}", number=number, error=error_words(error)
             )
             return _say(kept, words, now)
         table = state.table
@@ -411,7 +408,9 @@ class Session:
             back = self.journal.undo_round(state.game_id)
         except (CompanionError, OSError) as error:
             words = phrase(
-                "round {number} could not be undone: {error}", number=number, error=_why(error)
+                "round {number} could not be undone: {error}",
+                number=number,
+                error=error_words(error),
             )
             return _say(state, words, now)
         scored = back.played[-1].score.round.reveal if back.played else None
@@ -436,17 +435,21 @@ class Session:
     def _abandon_press(
         self, state: SessionState, at: Abandoning, press: Press, now: float
     ) -> SessionState:
-        """Confirm gives the game up; anything else goes back to it."""
-        if press.action is not Action.CONFIRM:
-            return replace(state, at=at.opened_from)
-        if state.game_id is None:
-            return replace(state, at=at.opened_from)
+        """Confirm gives the game up; anything else goes back to it (a proposal is made
+        afresh from the table as it now lies, its countdown from the start)."""
         number = state.game_id
+        if press.action is not Action.CONFIRM or number is None:
+            back = at.opened_from
+            if isinstance(back, Proposal):
+                return self._propose(replace(state, at=Waiting()), now)
+            return replace(state, at=back)
         try:
             self.journal.abandon_game(number)
         except (CompanionError, OSError) as error:
             words = phrase(
-                "game {number} could not be given up: {error}", number=number, error=_why(error)
+                "game {number} could not be given up: {error}",
+                number=number,
+                error=error_words(error),
             )
             return _say(replace(state, at=at.opened_from), words, now)
         left = replace(state, game_id=None, hop=None, guards=Guards())
@@ -508,7 +511,7 @@ class Session:
         try:
             game = self.journal.correct_round(state.game_id, editor.number, editor.reveal())
         except (CompanionError, OSError) as error:
-            return replace(state, at=replace(at, problems=(_why(error),)))
+            return replace(state, at=replace(at, problems=(error_words(error),)))
         corrected = replace(
             state, game=game, hop=Hop(dict(state.game.totals), dict(game.totals), now)
         )
@@ -533,11 +536,6 @@ def _reread(state: SessionState) -> SessionState:
 
 def _say(state: SessionState, text: Phrase, now: float) -> SessionState:
     return state.saying(text, now, MESSAGE_SECONDS)
-
-
-def _why(error: Exception) -> Phrase:
-    """An error's words: a companion error's phrase, or the system's own message."""
-    return error.phrase if isinstance(error, CompanionError) else verbatim(str(error))
 
 
 def _saved_setup(journal: Journal) -> tuple[str, Draft] | None:

@@ -21,19 +21,21 @@ from companion.app.states import (
     Naming,
     PickingEdition,
     PickingLanguage,
-    Seating,
     SessionState,
     SetupStep,
+    TakingSeats,
     Tuning,
     Winner,
 )
 from companion.colours import WORDS
-from companion.errors import CompanionError
+from companion.errors import CompanionError, error_words
 from companion.journal import Journal
 from companion.kit.tags import parse_tag
 from companion.language import Language
-from companion.phrases import Phrase, listing, phrase
-from companion.rules import RULESETS, Game, find_ruleset
+from companion.names import player_name
+from companion.phrases import Phrase, listing, phrase, plural
+from companion.rules import RULESETS, Game, Ruleset, find_ruleset
+from companion.rules.seating import TEAM_JOINER
 from companion.vision.records import TableObservation
 
 LANGUAGES = tuple(Language)
@@ -46,7 +48,7 @@ OPTIONS = tuple(OPTION_CHOICES)
 STEP_NAMES: dict[type, str] = {
     PickingLanguage: "language",
     PickingEdition: "edition",
-    Seating: "seats",
+    TakingSeats: "seats",
     Naming: "names",
     Tuning: "options",
     Choosing: "first storyteller",
@@ -148,7 +150,7 @@ class SetupSteps:
                 return self._language(state, at, press, now)
             case PickingEdition():
                 return self._edition(state, at, press, now)
-            case Seating():
+            case TakingSeats():
                 return self._seats(state, at, press, now)
             case Naming():
                 return self._names(state, at, press, now)
@@ -161,22 +163,24 @@ class SetupSteps:
         """One step back; from the first step, back to the last game's standings."""
         match at:
             case PickingLanguage():
-                if state.game_id is not None and state.game.outcome is not None:
-                    return replace(state, at=Winner(now))
-                return state
+                if state.game_id is None or state.game.outcome is None:
+                    return state
+                game, lineup = state.game, state.lineup
+                draft = Draft.of_lineup(game.ruleset, lineup, state.language)
+                return replace(state, draft=draft, at=Winner(now))
             case PickingEdition():
                 return replace(state, at=PickingLanguage(LANGUAGES.index(state.language)))
-            case Seating():
+            case TakingSeats():
                 return replace(state, at=PickingEdition(EDITIONS.index(state.draft.ruleset)))
-            case Naming():
-                return replace(state, at=Seating())
+            case Naming():  # the tokens lying there are this group's own
+                return replace(state, at=TakingSeats(cleared=True))
             case Tuning():
                 return self._enter_names(state)
             case Choosing():
                 return replace(state, at=Tuning())
 
     def seen(
-        self, state: SessionState, at: Seating, observation: TableObservation, steady: bool
+        self, state: SessionState, at: TakingSeats, observation: TableObservation, steady: bool
     ) -> SessionState:
         """The table during the seats step: owner tokens laid on cards take seats."""
         read = seats_on_table(observation)
@@ -189,17 +193,27 @@ class SetupSteps:
             return state
         return replace(state, draft=replace(state.draft, seats=read.seats))
 
-    def named(self, state: SessionState, colour: str, name: str) -> SessionState:
-        """A name typed elsewhere for a seat: shown at once."""
-        if colour not in state.draft.seats:
+    def named(self, state: SessionState, colour: str, name: str, now: float) -> SessionState:
+        """A name typed elsewhere for a seat: shown at once, unless the table could not
+        seat it (another seat's name, a character names may not hold)."""
+        draft = state.draft
+        if colour not in draft.seats:
             return state
-        return with_draft(state, state.draft.with_name(colour, name))
+        if name:
+            fault = name_fault(draft, colour, name)
+            if fault is not None:
+                return state.saying(fault, now)
+            name = player_name(name)
+            at = state.at
+            if isinstance(at, Naming) and name not in at.offered:  # offered again if undone
+                state = replace(state, at=replace(at, offered=(name, *at.offered)))
+        return with_draft(state, draft.with_name(colour, name))
 
     def new_group(self, state: SessionState, language: Language, now: float) -> SessionState:
         """From the standings (or an abandoned game): set up a game for a new group."""
         draft = Draft(language=language, ruleset=state.draft.ruleset)
         fresh = replace(state, draft=draft, at=PickingLanguage(LANGUAGES.index(language)))
-        return self._keep(fresh, now)
+        return self.keep(fresh, now)
 
     def started(self, state: SessionState) -> None:
         """A game has started from the draft: a restart without a game in progress sets
@@ -223,7 +237,7 @@ class SetupSteps:
         if not _picks(press):
             return state
         at_edition = PickingEdition(EDITIONS.index(draft.ruleset))
-        return self._keep(replace(state, at=at_edition), now)
+        return self.keep(replace(state, at=at_edition), now)
 
     def _edition(
         self, state: SessionState, at: PickingEdition, press: Press, now: float
@@ -238,9 +252,11 @@ class SetupSteps:
         draft = state.draft
         if name != draft.ruleset:
             draft = replace(draft, ruleset=name, options=())
-        return self._keep(replace(state, draft=draft, at=Seating()), now)
+        return self.keep(replace(state, draft=draft, at=TakingSeats()), now)
 
-    def _seats(self, state: SessionState, at: Seating, press: Press, now: float) -> SessionState:
+    def _seats(
+        self, state: SessionState, at: TakingSeats, press: Press, now: float
+    ) -> SessionState:
         places = len(KIT_COLOURS) + 1
         cursor = _moved(at.cursor, press, places)
         if cursor is None:
@@ -261,7 +277,7 @@ class SetupSteps:
             return state.saying(phrase("put the table right first: {problem}", problem=first), now)
         if not draft.seats_fit():
             return state.saying(_count_problem(draft), now)
-        return self._keep(self._enter_names(state), now)
+        return self.keep(self._enter_names(state), now)
 
     def _enter_names(self, state: SessionState) -> SessionState:
         try:
@@ -283,7 +299,7 @@ class SetupSteps:
             return state
         if cursor < len(seats):  # a touch or Confirm on a seat offers the next name
             return replace(state, draft=_next_name(state.draft, at, seats[cursor], 1))
-        return self._keep(replace(state, at=Tuning()), now)
+        return self.keep(replace(state, at=Tuning()), now)
 
     def _options(self, state: SessionState, at: Tuning, press: Press, now: float) -> SessionState:
         if press.action in (Action.LEFT, Action.RIGHT) and at.cursor < len(OPTIONS):
@@ -297,11 +313,14 @@ class SetupSteps:
             return state
         if cursor < len(OPTIONS):  # a touch or Confirm on an option gives its next value
             return replace(state, draft=_next_option(state.draft, OPTIONS[cursor], 1))
-        return self._keep(self.enter_first(state), now)
+        return self.keep(self.enter_first(state), now)
 
     def enter_first(self, state: SessionState, chosen: int = 0) -> SessionState:
-        """The last step: the game about to start, and who tells first."""
+        """The last step: the game about to start, and who tells first (the seats step
+        instead, for a draft whose seats do not fit its edition)."""
         draft = state.draft
+        if not draft.seats_fit():
+            return replace(state, at=TakingSeats(cleared=True))
         lineup = draft.lineup()
         game = Game.start(draft.rules, lineup.names, lineup.names[0])
         at = Choosing(min(chosen, len(lineup.names) - 1))
@@ -323,16 +342,14 @@ class SetupSteps:
             case _:
                 return state
 
-    def _keep(self, state: SessionState, now: float) -> SessionState:
+    def keep(self, state: SessionState, now: float) -> SessionState:
         """Keep the step reached and the draft in the journal: a restart goes on from
         here. A journal that cannot keep it does not stop the setup."""
         try:
             self.journal.save_setup(STEP_NAMES[type(state.at)], state.draft.document())
         except (CompanionError, OSError) as error:
-            why = error.phrase if isinstance(error, CompanionError) else str(error)
-            return state.saying(
-                phrase("the journal cannot keep the setup: {error}", error=why), now
-            )
+            words = phrase("the journal cannot keep the setup: {error}", error=error_words(error))
+            return state.saying(words, now)
         return state
 
 
@@ -343,7 +360,7 @@ def resumed_step(step: str, state: SessionState, steps: SetupSteps) -> SessionSt
         case "edition":
             return replace(state, at=PickingEdition(EDITIONS.index(draft.ruleset)))
         case "seats":
-            return replace(state, at=Seating())
+            return replace(state, at=TakingSeats())
         case "names" if draft.seats_fit():
             return steps._enter_names(state)
         case "options" if draft.seats_fit():
@@ -351,7 +368,7 @@ def resumed_step(step: str, state: SessionState, steps: SetupSteps) -> SessionSt
         case "first storyteller" if draft.seats_fit():
             return steps.enter_first(state)
         case "names" | "options" | "first storyteller":
-            return replace(state, at=Seating())
+            return replace(state, at=TakingSeats())
         case _:
             return replace(state, at=PickingLanguage(LANGUAGES.index(draft.language)))
 
@@ -380,8 +397,10 @@ def _next_name(draft: Draft, at: Naming, colour: str, step: int) -> Draft:
     before that no other seat has taken."""
     given = dict(draft.names)
     taken = {n for c, n in given.items() if c != colour and c in draft.seats}
-    choices = ["", *(n for n in at.offered if n not in taken)]
     current = given.get(colour, "")
+    choices = ["", *(n for n in at.offered if n not in taken)]
+    if current not in choices:
+        choices.insert(1, current)
     index = choices.index(current) if current in choices else 0
     return draft.with_name(colour, choices[(index + step) % len(choices)])
 
@@ -405,14 +424,34 @@ def _next_option(draft: Draft, name: str, step: int) -> Draft:
     return draft
 
 
+def player_range(rules: Ruleset) -> Phrase:
+    """The numbers of players an edition allows: "3 to 12 players", "6, 8 or 10 players"."""
+    counts = rules.player_counts
+    if counts[-1] - counts[0] == len(counts) - 1:
+        return phrase("{low} to {high} players", low=counts[0], high=counts[-1])
+    return phrase("{counts} players", counts=listing([str(c) for c in counts]))
+
+
+def name_fault(draft: Draft, colour: str, name: str) -> Phrase | None:
+    """Why `name` cannot be the name of `colour`'s seat, or None when it can."""
+    try:
+        name = player_name(name)
+    except CompanionError as error:
+        return error.phrase
+    others = {draft.name_of(c).casefold() for c in draft.seats if c != colour}
+    if name.casefold() in others:
+        return phrase("{name} is already the name of another seat", name=name)
+    if TEAM_JOINER in name:
+        return phrase("a name may not hold {joiner}", joiner=TEAM_JOINER)
+    return None
+
+
 def _count_problem(draft: Draft) -> Phrase:
     rules = find_ruleset(draft.ruleset)
-    counts = rules.player_counts
-    return phrase(
-        "{edition} is played by {counts} players, and {seated} are seated",
+    return plural(
+        "{edition} is played by {players}, and {n} is seated",
+        "{edition} is played by {players}, and {n} are seated",
+        len(draft.seats),
         edition=rules.title_words,
-        counts=listing([str(c) for c in counts])
-        if len(counts) < 4
-        else f"{counts[0]}-{counts[-1]}",
-        seated=len(draft.seats),
+        players=player_range(rules),
     )

@@ -76,7 +76,7 @@ class PickingEdition:
 
 
 @dataclass(frozen=True)
-class Seating:
+class TakingSeats:
     """Setup: each player lays an owner token on a card; its slot gives the seat."""
 
     phase: ClassVar[Phase] = Phase.SEATS
@@ -97,7 +97,8 @@ class Naming:
     cursor: int = 0
     """The seat Next has moved to (the last place is "done")."""
     offered: tuple[str, ...] = ()
-    """Names used at this table before, newest first."""
+    """Names to offer: those typed on a phone during this step, then those used at
+    this table before, newest first."""
 
 
 @dataclass(frozen=True)
@@ -181,13 +182,13 @@ class Abandoning:
     """The phase the question was asked from."""
 
 
-SetupStep = PickingLanguage | PickingEdition | Seating | Naming | Tuning | Choosing
+SetupStep = PickingLanguage | PickingEdition | TakingSeats | Naming | Tuning | Choosing
 """A step of setting up a game, in the order they come."""
 
 PhaseState = (
     PickingLanguage
     | PickingEdition
-    | Seating
+    | TakingSeats
     | Naming
     | Tuning
     | Choosing

@@ -7,9 +7,10 @@ themselves, so a slow frame or a database write can never be entered from two th
 
 How the presses are read, so that a brush of the hand never changes the game:
 
-- Confirm: posts `Action.CONFIRM` as it goes down, and `Action.ABANDON` (once) when
-  held for `abandon_hold_seconds`, long enough that no one gives up a game by leaning
-  on it; the session then asks for a fresh Confirm before it abandons anything.
+- Confirm: posts `Action.CONFIRM` when let go before `abandon_hold_seconds`, and
+  `Action.ABANDON` (only, once) when held that long, long enough that no one gives up
+  a game by leaning on it; the session then asks for a fresh Confirm before it
+  abandons anything. A hold never confirms what the screen shows first.
 - Undo: posts `Action.UNDO` only once it has been *held* for `undo_hold_seconds`;
   a short press posts nothing.
 - Next: posts `Action.NEXT` when let go before `next_hold_seconds`, and `Action.FIX`
@@ -139,15 +140,18 @@ def _open_button(role: str, pin: int, hold_seconds: float, pin_factory: Factory 
     return button
 
 
-class _NextPress:
-    """Decides, once per press of Next, whether it was a tap (NEXT) or a hold (FIX).
+class _TapOrHold:
+    """Decides, once per press, whether it was a tap (Next's NEXT, Confirm's CONFIRM)
+    or a hold (FIX, ABANDON).
 
     The hold fires in gpiozero's hold thread and the release in its pin thread; the lock
     makes sure whichever comes first decides, and the other does nothing.
     """
 
-    def __init__(self, post: Callable[[Press], None]) -> None:
+    def __init__(self, post: Callable[[Press], None], tap: Action, hold: Action) -> None:
         self._post = post
+        self._tap = tap
+        self._hold = hold
         self._lock = threading.Lock()
         self._decided = True
 
@@ -160,14 +164,14 @@ class _NextPress:
             if self._decided:
                 return
             self._decided = True
-        self._post(Press(Action.FIX))
+        self._post(Press(self._hold))
 
     def released(self) -> None:
         with self._lock:
             if self._decided:
                 return
             self._decided = True
-        self._post(Press(Action.NEXT))
+        self._post(Press(self._tap))
 
 
 class Buttons(Closing):
@@ -195,13 +199,15 @@ class Buttons(Closing):
         except BaseException:
             self.close()
             raise
-        confirm.when_pressed = lambda: post(Press(Action.CONFIRM))
-        confirm.when_held = lambda: post(Press(Action.ABANDON))
         undo.when_held = lambda: post(Press(Action.UNDO))
-        next_press = _NextPress(post)
-        nxt.when_pressed = next_press.pressed
-        nxt.when_held = next_press.held
-        nxt.when_released = next_press.released
+        for button, tap, hold in (
+            (confirm, Action.CONFIRM, Action.ABANDON),
+            (nxt, Action.NEXT, Action.FIX),
+        ):
+            press = _TapOrHold(post, tap, hold)
+            button.when_pressed = press.pressed
+            button.when_held = press.held
+            button.when_released = press.released
 
     def _open(
         self, role: str, pin: int, hold_seconds: float, pin_factory: Factory | None

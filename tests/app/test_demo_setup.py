@@ -15,7 +15,7 @@ from companion.app.demo import NAMES, Group, Typed, setup_move
 from companion.app.draft import KIT_COLOURS, Draft
 from companion.app.session import Session, Settings
 from companion.app.setup import STEP_NAMES
-from companion.app.states import Choosing, Phase, PickingLanguage, Seating, Tuning
+from companion.app.states import Choosing, Phase, PickingLanguage, TakingSeats, Tuning
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.language import Language
@@ -93,7 +93,7 @@ def test_the_group_waits_at_the_seats_step_until_its_tokens_are_read(journal: Jo
         move = setup_move(session.state, group)
         assert move is not None and not isinstance(move, Typed)
         session.press(move, 0.0)
-    assert isinstance(session.state.at, Seating)
+    assert isinstance(session.state.at, TakingSeats)
     assert setup_move(session.state, group) is None
     session.see(EMPTY, True, 0.0)
     session.see(seated(group), True, 0.0)

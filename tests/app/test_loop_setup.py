@@ -23,7 +23,7 @@ from companion.app.lineup import Lineup
 from companion.app.loop import Loop
 from companion.app.session import Session, Settings, no_pictures
 from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS
-from companion.app.states import Phase, Seating
+from companion.app.states import Phase, TakingSeats
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.display.view import ScreenView, StepView
 from companion.journal import GameSummary, History, Journal
@@ -267,7 +267,7 @@ def test_owner_tokens_laid_on_cards_seat_the_players_in_slot_order(
 
     table.until(lambda: seats() == ("red", "blue", "green"), 2 * SETTLE, "green moved apart")
     at = table.session.state.at
-    assert isinstance(at, Seating) and not at.problems
+    assert isinstance(at, TakingSeats) and not at.problems
     refused = [p for p in table.step_view.problems if p.startswith("put the table right first")]
     assert table.step_view.problems == tuple(refused)  # only the message of the refusal lasts
     assert badges(table.step_view) == {

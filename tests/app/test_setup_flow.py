@@ -308,6 +308,102 @@ def test_same_players_again_and_new_group_from_the_winner(journal: Journal) -> N
     press(session, Action.NEXT, now=now)  # new group
     assert session.state.phase is Phase.LANGUAGE
     assert session.state.draft.seats == ()
+    second = session.state.game
     press(session, Action.BACK, now=now)  # nothing of the last game is lost
     assert session.state.phase is Phase.WINNER
-    assert session.state.game.played == session.state.game.played
+    assert session.state.game == second
+    assert session.state.draft.seats == FOUR
+    press(session, Action.CONFIRM, now=now + 5.0)  # and the same players can play again
+    assert session.state.phase is Phase.SETUP
+    assert session.state.lineup.colours == FOUR
+
+
+def test_a_restart_after_same_players_again_keeps_the_seats(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        session = started_game(journal, round_limit=True)
+        now = play_to_the_winner(session, 1.0)
+        press(session, Action.CONFIRM, now=now)
+        assert session.state.phase is Phase.SETUP
+    with Journal(path) as journal:
+        again = fresh(journal)
+        assert again.state.phase is Phase.SETUP
+        assert again.state.lineup.colours == FOUR
+        assert again.state.draft.option("round_limit") == OPTION_CHOICES["round_limit"][1]
+
+
+def named_up_to_the_names_step(journal: Journal) -> Session:
+    session = fresh(journal)
+    through_editions(session, "classic")
+    for colour in FOUR:
+        touch(session, KIT_COLOURS.index(colour))
+    touch(session, len(KIT_COLOURS))
+    assert session.state.phase is Phase.NAMES
+    return session
+
+
+def test_a_name_another_seat_plays_under_is_refused_and_said(journal: Journal) -> None:
+    session = named_up_to_the_names_step(journal)
+    session.name("red", "Ann", 0.0)
+    session.name("blue", "ann", 1.0)
+    session.name("green", "Blue", 1.0)  # the unnamed blue seat plays as "Blue"
+    session.name("yellow", "Ann+Bob", 1.0)
+    assert session.state.draft.names == (("red", "Ann"),)
+    said = session.state.says(1.0)
+    assert said is not None and str(said) == "a name may not hold +"
+
+
+def test_a_name_typed_on_a_phone_stays_among_the_choices(journal: Journal) -> None:
+    session = named_up_to_the_names_step(journal)
+    session.name("red", "Zoé", 0.0)
+    touch(session, 0)  # the seat's next name: its colour's
+    assert session.state.draft.name_of("red") == "Red"
+    touch(session, 0)
+    assert session.state.draft.name_of("red") == "Zoé"
+
+
+def test_a_name_typed_during_the_first_storyteller_step_is_shown_at_once(
+    journal: Journal,
+) -> None:
+    session = named_up_to_the_names_step(journal)
+    touch(session, len(FOUR))
+    touch(session, len(OPTIONS))
+    assert session.state.phase is Phase.SETUP
+    session.name("green", "Cleo", 0.0)
+    assert session.state.lineup.names == ("Red", "Blue", "Cleo", "Yellow")
+    assert session.state.game.seating.players == ("Red", "Blue", "Cleo", "Yellow")
+
+
+def test_back_into_the_seats_keeps_the_groups_tokens_as_seats(journal: Journal) -> None:
+    session = fresh(journal)
+    through_editions(session, "odyssey")
+    session.see(EMPTY, True, 0.0)
+    laid = tokens((1, "red"), (2, "blue"), (3, "green"))
+    session.see(laid, True, 1.0)
+    touch(session, len(KIT_COLOURS))
+    assert session.state.phase is Phase.NAMES
+    press(session, Action.BACK)
+    session.see(laid, True, 2.0)
+    assert session.state.at.cleared
+    assert session.state.draft.seats == ("red", "blue", "green")
+
+
+def test_going_back_from_the_abandon_question_proposes_afresh(journal: Journal) -> None:
+    session = Session.setting_up(journal, Settings(SLOTS, auto_confirm=5.0))
+    through_editions(session, "classic")
+    for colour in FOUR:
+        touch(session, KIT_COLOURS.index(colour))
+    touch(session, len(KIT_COLOURS))
+    touch(session, len(FOUR))
+    touch(session, len(OPTIONS))
+    press(session, Action.CONFIRM)
+    session.see(EMPTY, True, 0.0)
+    session.see(everybody_finds(session), True, 1.0)
+    assert session.state.phase is Phase.PROPOSAL
+    press(session, Action.ABANDON, now=2.0)
+    session.tick(9.0)  # the countdown does not run on behind the question
+    assert session.state.phase is Phase.ABANDONING
+    press(session, Action.BACK, now=9.0)
+    assert session.state.phase is Phase.PROPOSAL
+    assert session.state.countdown(9.0) == 5.0
+    assert not session.state.game.played

@@ -70,3 +70,13 @@ def test_a_translation_with_a_value_its_message_lacks_fails_the_check(copy: Path
     result = check(copy)
     assert result.returncode == 1
     assert "has values that" in result.stderr
+
+
+def test_a_translation_that_loses_a_value_of_its_message_fails_the_check(copy: Path) -> None:
+    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
+    po.write_text(
+        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} et le reste"')
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "loses values of" in result.stderr
