@@ -14,7 +14,7 @@ from companion.app.lineup import Lineup
 from companion.colours import WORDS
 from companion.errors import ForeignTagError, MissingCardError, MissingVoteError, TrapError
 from companion.kit.tags import KitTag, Role, parse_tag
-from companion.phrases import Phrase, Value, listing, phrase, plural, verbatim
+from companion.phrases import Phrase, Value, listing, phrase, plural
 from companion.rules import Game, Reveal
 from companion.vision.assign import token_label
 from companion.vision.records import TableObservation
@@ -82,7 +82,7 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         tokens += len(duplicate.slots) + duplicate.off_cards
         problems.append(duplicate.worded(_token_name(parse_tag(duplicate.text), lineup)))
     if observation.wrong_board is not None:
-        wrong = verbatim(observation.wrong_board)
+        wrong = observation.wrong_board
         problems.insert(0, phrase("{problem}: run `companion calibrate` again", problem=wrong))
     votes = {voter: tuple(by_dial[d] for d in sorted(by_dial)) for voter, by_dial in dials.items()}
     reveal = Reveal(cards, votes, traps[0] if traps else None)

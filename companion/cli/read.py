@@ -44,7 +44,7 @@ def _read(reader: TableReader, calibration: Calibration, name: str) -> dict[str,
     reading = reader.read(load_gray(Path(name), named=False))  # `for_each` names it
     _refuse_other_kit(reading, calibration)
     if reading.observation.wrong_board is not None:
-        raise CalibrationError(reading.observation.wrong_board)
+        raise CalibrationError(str(reading.observation.wrong_board))
     return reading_document(name, reading)
 
 

@@ -18,6 +18,7 @@ from typing import Final
 import numpy as np
 
 from companion.errors import CameraLostError, CompanionError, SettingError
+from companion.phrases import phrase
 from companion.sources.base import Frame, FrameSource
 
 STALL_SECONDS = 3.0
@@ -69,10 +70,11 @@ class GuardedSource(FrameSource):
         is black. Once stalled, every read fails at once (the stuck read still holds
         the source) until the loop opens the camera again."""
         if self._closed:
-            raise CameraLostError(f"{self.description}: the camera is closed")
-        stalled = (
-            f"{self.description}: no frame for {self.stall_seconds:g} s "
-            "(is the camera cable loose?)"
+            raise CameraLostError(phrase("{source}: the camera is closed", source=self.description))
+        stalled = phrase(
+            "{source}: no frame for {seconds} s (is the camera cable loose?)",
+            source=self.description,
+            seconds=f"{self.stall_seconds:g}",
         )
         if self._stalled:
             raise CameraLostError(stalled)
@@ -86,8 +88,10 @@ class GuardedSource(FrameSource):
             raise outcome
         if self.refuse_black and is_black(outcome):
             raise CameraLostError(
-                f"{self.description}: the picture is black (is the lens covered, or the "
-                "camera failing?)"
+                phrase(
+                    "{source}: the picture is black (is the lens covered, or the camera failing?)",
+                    source=self.description,
+                )
             )
         return outcome
 

@@ -194,7 +194,7 @@ def observe(
     unplaced: Sequence[Unplaced],
     foreign: Sequence[str],
     duplicates: Sequence[Duplicate] = (),
-    wrong_board: str | None = None,
+    wrong_board: Phrase | None = None,
 ) -> TableObservation:
     """Group placed tokens by slot into a table observation."""
     owners: dict[int, list[str]] = {}

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from companion.kit.layouts import Layout
 from companion.kit.tags import MODULES_ACROSS, KitTag, Role
+from companion.phrases import Phrase, phrase
 from companion.vision.assign import (
     Classified,
     PlacedToken,
@@ -163,7 +164,7 @@ class TableReader:
             return None
         return fit
 
-    def _wrong_board(self, found: Classified) -> str | None:
+    def _wrong_board(self, found: Classified) -> Phrase | None:
         """Why the corner and slot tags in view are not the calibrated board's, if
         they are not: a tag the layout has no place for, or more than enough tags to
         fit a board of which too few lie where the layout puts them (as `calibrate`
@@ -173,9 +174,11 @@ class TableReader:
         places = self.layout.anchors()
         strangers = sorted(a.tag.text for a in found.anchors if anchor_key(a.tag) not in places)
         if strangers:
-            return (
-                f"the board in view is not the board of layout {name} this table was "
-                f"calibrated on: it has tags that layout has no place for ({', '.join(strangers)})"
+            return phrase(
+                "the board in view is not the board of layout {name} this table was "
+                "calibrated on: it has tags that layout has no place for ({tags})",
+                name=name,
+                tags=", ".join(strangers),
             )
         pixels, board_mm = anchor_pairs(found.anchors, self.layout)
         if len(pixels) <= MIN_ANCHORS:
@@ -184,10 +187,13 @@ class TableReader:
         agreeing = 0 if fit is None else fit.anchors_used
         if agreeing >= MIN_AGREEING * len(pixels):
             return None
-        return (
-            f"the board in view is not the board of layout {name} this table was "
-            f"calibrated on: only {agreeing} of the {len(pixels)} corner and slot tags "
-            "in view lie where that layout puts them"
+        return phrase(
+            "the board in view is not the board of layout {name} this table was "
+            "calibrated on: only {agreeing} of the {n} corner and slot tags in view lie "
+            "where that layout puts them",
+            name=name,
+            agreeing=agreeing,
+            n=len(pixels),
         )
 
     def _fallback(self, size: tuple[int, int]) -> BoardFit:

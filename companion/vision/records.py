@@ -130,7 +130,7 @@ class TableObservation:
     """Texts of QR codes that are not tags of this kit (other kits included)."""
     duplicates: tuple[Duplicate, ...] = ()
     """Kit tokens seen at more than one place; none of their copies is in `slots`."""
-    wrong_board: str | None = None
+    wrong_board: Phrase | None = None
     """Why the board in view is not the calibrated one, when it is not: its corner and
     slot tags are not where the calibration's layout puts them."""
 

@@ -4,7 +4,7 @@ calibrated one. Either stops the round being proposed while it lasts."""
 from companion.app.lineup import Lineup
 from companion.app.table import read_table
 from companion.kit.tags import KitTag, Role
-from companion.phrases import Phrase
+from companion.phrases import Phrase, verbatim
 from companion.rules import Game, find_ruleset
 from companion.vision.records import Duplicate, SlotContents, TableObservation, Vote
 
@@ -48,6 +48,6 @@ def test_an_owner_token_and_the_trap_dial_lying_twice_are_problems_too() -> None
 def test_a_board_that_is_not_the_calibrated_one_is_the_first_problem() -> None:
     seen = "the board in view is not the board of layout classic-8 this table was calibrated on"
     votes = {**laid_out(), 1: SlotContents(("red",), (Vote("green", 1), Vote("blue", 1)))}
-    report = read_table(TableObservation(votes, wrong_board=seen), GAME, LINEUP)
+    report = read_table(TableObservation(votes, wrong_board=verbatim(seen)), GAME, LINEUP)
     assert english(report.problems) == (f"{seen}: run `companion calibrate` again",)
     assert not report.ready

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from companion.errors import SettingError
 from companion.kit.tags import KitTag, Role
+from companion.phrases import verbatim
 from companion.vision.assign import PlacedToken
 from companion.vision.records import Duplicate, TableObservation
 from companion.vision.stabilise import Stabiliser
@@ -113,8 +114,8 @@ def test_nothing_is_invented(
 def test_the_stabiliser_passes_copies_and_a_wrong_board_on() -> None:
     stabiliser = Stabiliser(settle_frames=1, keep_frames=0)
     latest = TableObservation(
-        duplicates=(Duplicate(RED.text, (2,), 1),), wrong_board="not the classic-8 board"
+        duplicates=(Duplicate(RED.text, (2,), 1),), wrong_board=verbatim("not the classic-8 board")
     )
     settled = stabiliser.push([], latest)
     assert settled.observation.duplicates == latest.duplicates
-    assert settled.observation.wrong_board == "not the classic-8 board"
+    assert str(settled.observation.wrong_board) == "not the classic-8 board"
