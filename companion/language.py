@@ -2,7 +2,7 @@
 
 The catalogues are gettext's: `companion/locale/<code>/LC_MESSAGES/companion.po`
 (the translations, edited by people) and the `.mo` compiled from it, which ships in
-the package and is what the table reads. `scripts/catalogue` extracts the messages
+the package and is what the table reads. `scripts/catalogue.py` extracts the messages
 from the code, updates the catalogues and compiles them; a test fails when the
 compiled catalogue is out of date or a message has no translation.
 """

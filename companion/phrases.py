@@ -10,7 +10,7 @@ language-neutral.
 
 Messages are written with `phrase(...)` and `plural(...)` calls whose first
 arguments are literal strings, so that Babel's extractor finds every one of them
-(see `scripts/catalogue`). Values are named `{like_this}` in the message. A
+(see `scripts/catalogue.py`). Values are named `{like_this}` in the message. A
 player's name accepts the format spec `de` (`{owner:de}`), which French needs for
 "la carte d'Ann" but "la carte de Bob".
 """

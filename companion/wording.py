@@ -77,12 +77,6 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{word} {noun if n == 1 else plural or noun + 's'}"
 
 
-def figures(n: int, noun: str, plural: str | None = None) -> str:
-    """ "1 card", "84 cards": a count in figures, for error messages, where a number
-    is checked against a file or an option rather than read aloud at the table."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def listing(items: list[str] | tuple[str, ...]) -> str:
     """ "a", "a and b", "a, b and c"."""
     if len(items) <= 1:
@@ -90,14 +84,8 @@ def listing(items: list[str] | tuple[str, ...]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def slots(numbers: tuple[int, ...] | list[int]) -> str:
-    """ "slot 3", "slots 2 and 5"."""
-    label = "slot" if len(numbers) == 1 else "slots"
-    return f"{label} {listing([str(n) for n in numbers])}"
-
-
 def slots_phrase(numbers: tuple[int, ...] | list[int]) -> Phrase:
-    """ "slot 3", "slots 2 and 5": `slots` as a phrase."""
+    """ "slot 3", "slots 2 and 5"."""
     return plural(
         "slot {numbers}", "slots {numbers}", len(numbers), numbers=phrases.listing(numbers)
     )

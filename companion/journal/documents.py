@@ -8,37 +8,35 @@ stores is exactly what `companion score` reads.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
-from companion.colours import BY_NAME, COLOURS
+from companion.colours import BY_NAME
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import GameRecord, game_document, parse_game
 from companion.rules import Game, PlayedRound
 
-FRENCH_COLOUR_NAMES = frozenset(
+FRENCH_COLOUR_NAMES: Mapping[str, str] = MappingProxyType(
     {
-        "rouge",
-        "bleu",
-        "vert",
-        "jaune",
-        "blanc",
-        "noir",
-        "orange",
-        "rose",
-        "violet",
-        "gris",
-        "marron",
-        "cyan",
+        "red": "rouge",
+        "blue": "bleu",
+        "green": "vert",
+        "yellow": "jaune",
+        "white": "blanc",
+        "black": "noir",
+        "orange": "orange",
+        "pink": "rose",
+        "violet": "violet",
+        "grey": "gris",
+        "brown": "marron",
+        "cyan": "cyan",
     }
 )
-"""The kit colours' names in French: a seat left unnamed plays under its colour's name
+"""Each kit colour's name in French: a seat left unnamed plays under its colour's name
 in the table's language, and such a name is no one's to offer again. Kept here rather
 than read from the translations, so that the journal does not depend on them."""
-
-COLOUR_NAMES = frozenset(c.name for c in COLOURS) | FRENCH_COLOUR_NAMES
-"""Every kit colour's name in English or French, in lower case."""
 
 DAMAGED = (GameFileError, RulesError, ValueError)
 """What reading a stored value raises when the value is damaged: the decoders here
@@ -115,10 +113,16 @@ def given_names(header: str, colours: str) -> tuple[str, ...]:
         players = loaded.get("players") if isinstance(loaded, dict) else None
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError(f"the header names no players: {_shown(header)}")
-        player_colours(colours, players)
+        colour = player_colours(colours, players)
     except RecursionError:
         raise ValueError("nested far too deeply") from None
-    return tuple(p for p in players if p.casefold() not in COLOUR_NAMES)
+    return tuple(p for p in players if not _colours_own_name(p, colour[p]))
+
+
+def _colours_own_name(player: str, colour: str) -> bool:
+    """Whether a player played under their own colour's name, in English or French (a
+    player called Rose who plays red gave a name; one who plays pink did not)."""
+    return player.casefold() in (colour, FRENCH_COLOUR_NAMES[colour])
 
 
 def setup_draft(data: object) -> dict[str, Any] | None:

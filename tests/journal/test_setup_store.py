@@ -115,6 +115,12 @@ def test_recent_names_skip_the_kit_colours_names_in_english_and_french(tmp_path:
         assert journal.recent_names() == ("Bob", "Ann")
 
 
+def test_a_name_that_is_another_colours_word_is_a_name(tmp_path: Path) -> None:
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        start(journal, {"Rose": "red", "Violet": "violet", "Gris": "blue"})
+        assert journal.recent_names() == ("Rose", "Gris")
+
+
 def test_recent_names_pass_over_a_damaged_game(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
