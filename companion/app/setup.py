@@ -53,7 +53,8 @@ STEP_NAMES: dict[type, str] = {
     Tuning: "options",
     Choosing: "first storyteller",
 }
-"""Each step's name, as the journal keeps the step a setup has reached (every step before it done)."""
+"""Each step's name, as the journal keeps the step a setup has reached (every step
+before it done)."""
 
 
 def placeholder(draft: Draft) -> tuple[Lineup, Game]:
