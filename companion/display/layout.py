@@ -13,6 +13,10 @@ BUTTON_HEIGHT = 74
 """Design height of the button row: about a finger's width on the 7" screen."""
 TRACK_HEIGHT = 236
 """Design height of the scoring track's two rows."""
+COMPACT_TRACK_HEIGHTS = (168, 120)
+"""Lower design heights the track steps down to, in turn, when a round's points need
+the room (their table then shows every total): a few fixed steps, so that the track
+does not change size with every proposal."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@ from companion.display.view import Level, Notice, ScreenView
 
 LINES_PER_NOTICE = 2
 """A notice longer than this many lines is cut short."""
+LARGEST_PX = 26
+LEAST_PX = 18
+"""Design sizes of the notices: they shrink from the first towards the second before
+some are left out."""
 
 
 def ordered(notices: tuple[Notice, ...]) -> tuple[Notice, ...]:
@@ -40,11 +44,20 @@ def _shown(notices: tuple[Notice, ...], text_width: int, height: int, px: int, g
 
 def needed_height(notices: tuple[Notice, ...], width: int, s: Scale) -> int:
     """The height that shows all `notices` at full size in a panel `width` wide."""
-    px = s(26)
+    px = s(LARGEST_PX)
     text_width = width - 2 * s(10) - s(12) - s(10)
     step = fonts.line_height(px)
     lines = sum(len(_lines(n, text_width, px)) * step + s(6) for n in notices)
     return lines + 2 * s(8)
+
+
+def all_shown(notices: tuple[Notice, ...], size: tuple[int, int], s: Scale) -> bool:
+    """Whether a panel of `size` shows every one of `notices`, at the least size."""
+    width, height = size
+    inner_height = height - 2 * s(8)
+    text_width = width - 2 * s(10) - s(12) - s(10)
+    shown = _shown(ordered(notices), text_width, inner_height, s(LEAST_PX), s(6))
+    return shown == len(notices)
 
 
 def draw(
@@ -72,10 +85,10 @@ def _draw(
     inner = area.inflate(-2 * s(10), -2 * s(8))
     urgent = ordered(notices)
     gap = s(6)
-    px = s(26)
+    px = s(LARGEST_PX)
     marker = s(12)
     text_width = inner.width - marker - s(10)
-    while px > s(18) and _shown(urgent, text_width, inner.height, px, gap) < len(urgent):
+    while px > s(LEAST_PX) and _shown(urgent, text_width, inner.height, px, gap) < len(urgent):
         px -= max(1, px // 10)
     shown = max(1, _shown(urgent, text_width, inner.height, px, gap))
     step = fonts.line_height(px)

@@ -1,10 +1,15 @@
 """The scoreboard: every scorer's colour, name and total, the storyteller marked
 with a book. Rows share the height they are given, so twelve players fit; when rows
 would get small and there is room, the list runs on in a second column. All names
-are drawn at one size, and only names too long even at the smallest are cut short.
+are drawn at one size, never below `LEAST_PX` (11 pixels on the 7" screen); a name
+too long for its row ("Maximilien-Alexandre + Hélène") wraps to a second line when
+the row is high enough, else the names get smaller, and only a name too long even
+then is cut short.
 """
 
+import functools
 import math
+import re
 from dataclasses import dataclass
 
 import pygame
@@ -20,6 +25,10 @@ COMFORTABLE_ROW = 34
 used when they would be lower than the second."""
 WIDEST_COLUMN = 560
 """Design width past which a column does not grow: totals stay near their names."""
+LEAST_PX = 17
+"""Design size below which names and totals are not drawn: 11 pixels on the 7" screen."""
+AFTER_HYPHEN = re.compile(r"(?<=-)")
+"""Where a name too wide for a line may break inside a word: after a hyphen."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +65,12 @@ def _draw(
     per_column = math.ceil(len(rabbits) / columns)
     row_height = min(s(LARGEST_ROW), inner.height // per_column)
     width = min(s(WIDEST_COLUMN), (inner.width - gap * (columns - 1)) // columns)
-    px = max(s(12), round(row_height * 0.8))
+    px = min(row_height, max(s(LEAST_PX), round(row_height * 0.8)))
     chip = max(6, round(row_height * 0.6))
     total_width = fonts.width("88", px) + s(4)
     mark_width = chip * 4 // 3 + s(8) if any(r.storyteller for r in rabbits) else 0
     name_width = width - chip - s(12) - mark_width - total_width - s(8)
-    names = tuple(r.name for r in rabbits)
-    name_px = fonts.common_size(names, name_width, px, max(s(12), px * 3 // 4))
+    name_px, lines = _names(tuple(r.name for r in rabbits), name_width, row_height, px, s)
     for i, scorer in enumerate(rabbits):
         column, place = i // per_column, i % per_column
         row = pygame.Rect(
@@ -72,11 +80,58 @@ def _draw(
             paint.panel(surface, row.inflate(s(8), 0), theme.HIGHLIGHT, radius=s(6))
         swatch = pygame.Rect(row.x + 2, row.centery - chip // 2, chip, chip)
         paint.swatch(surface, swatch, scorer.colours)
-        name = pygame.Rect(swatch.right + s(12), row.y, name_width, row.height)
-        paint.line(surface, scorer.name, name, name_px, theme.TEXT, "left", name_px)
+        step = fonts.line_height(name_px)
+        top = row.y + (row.height - step * len(lines[i])) // 2
+        for k, words in enumerate(lines[i]):
+            name = pygame.Rect(swatch.right + s(12), top + k * step, name_width, step)
+            paint.line(surface, words, name, name_px, theme.TEXT, "left", name_px)
         total = pygame.Rect(row.right - total_width, row.y, total_width, row.height)
         paint.line(surface, str(scorer.total), total, px, theme.TEXT, "right", px // 2)
         if scorer.storyteller:
             mark = pygame.Rect(0, 0, chip * 4 // 3, chip)
             mark.midright = (total.x - s(8), row.centery)
             paint.book(surface, mark)
+
+
+@functools.lru_cache(maxsize=fonts.TEXT_CACHE)
+def name_lines(name: str, width: int, px: int, most: int) -> tuple[str, ...] | None:
+    """`name` in at most `most` lines `width` wide at size `px`, broken between words,
+    or after a hyphen inside a name too wide for a line ("Maximilien-" "Alexandre");
+    None when it does not fit so."""
+    pieces: list[tuple[str, bool]] = []
+    """Each piece, and whether it joins the one before without a space."""
+    for word in fonts.breakable_words(name):
+        parts = [word] if fonts.width(word, px) <= width else AFTER_HYPHEN.split(word)
+        pieces += [(part, k > 0) for k, part in enumerate(parts) if part]
+    lines: list[str] = []
+    current = ""
+    for piece, joined in pieces:
+        longer = current + piece if joined else f"{current} {piece}".lstrip()
+        if current and fonts.width(longer, px) > width:
+            lines.append(current)
+            current = piece
+        else:
+            current = longer
+    lines.append(current)
+    if len(lines) > most or any(fonts.width(line, px) > width for line in lines):
+        return None
+    return tuple(lines)
+
+
+def _names(
+    names: tuple[str, ...], width: int, row_height: int, px: int, s: Scale
+) -> tuple[int, tuple[tuple[str, ...], ...]]:
+    """The size of the names and each name's lines: one line each at the largest size
+    down to three quarters of `px`; below that, at each size down to the least, one
+    line each or else the long names on two lines, if the rows hold two; else one
+    line each at the least size, the longest cut short."""
+    least = min(px, s(LEAST_PX))
+    size = fonts.common_size(names, width, px, max(least, px * 3 // 4))
+    for smaller in range(size, least - 1, -1):
+        if all(fonts.width(name, smaller) <= width for name in names):
+            return smaller, tuple((name,) for name in names)
+        if 2 * fonts.line_height(smaller) <= row_height:
+            wrapped = [name_lines(name, width, smaller, 2) for name in names]
+            if all(lines is not None for lines in wrapped):
+                return smaller, tuple(lines or () for lines in wrapped)
+    return least, tuple((name,) for name in names)

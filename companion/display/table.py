@@ -6,17 +6,42 @@ With more than `MERGE_ABOVE` scorers the scoreboard and the points become one
 table (totals beside the points) so that twelve rows can be drawn large. While a
 proposal waits, or the table is merged, the points keep their column and the
 notices go under the camera (or above the points when there is no camera);
-otherwise the notices come first, with the last round's points below them where
-they still fit at a legible size. Parts
+otherwise the notices come first, with the last round's points below them. Parts
 with nothing to show give their room to the others, and the notices take only the
 height they need.
+
+The reasons behind the points are drawn whole or not at all, at a legible size (see
+`breakdown`). When they do not fit, the screen gives them room, in the order of
+`arrangements`: the points and the scoreboard become one table even with few
+scorers; the track steps down to a compact height (the table then shows every
+total, so the track only has to show the race), the notices going beside it, where
+a compact track leaves room; and, while a proposal waits, the camera picture goes:
+the table has been read by then and the proposal is what everyone looks at. A
+failed camera stays, since it says why the table cannot be read. Only then does the
+table leave out repeated "0 ..." reasons, and at last cut rows short.
+
+The last round's points get the same room but never the camera's, and never at the
+cost of a notice (the notices are what the table waits for): when their reasons do
+not fit, the last round is shown as points and totals only (its reasons were read
+while it was proposed), and when even that leaves too little room for the notices,
+the points give way to the notices and the scoreboard.
+
+Names are kept whole too where any arrangement allows it (a long one wraps to two
+lines): a name cut short is accepted only when no arrangement, and for the last
+round not even its points alone, can show every name.
 """
+
+import dataclasses
+import functools
+from dataclasses import dataclass
 
 import pygame
 
 from companion.display import breakdown, camera, layout, notices, scoreboard, track
+from companion.display.hitmap import Box, box
+from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
-from companion.display.view import ScreenView
+from companion.display.view import Breakdown, Notice, ScreenView
 
 MERGE_ABOVE = 6
 """More scorers than this share one table of totals and points."""
@@ -24,61 +49,193 @@ MOST_NOTICES_ABOVE_POINTS = 0.4
 """Of the middle column, the most the notices take above a proposal's points."""
 MOST_NOTICES_ABOVE_LAST_ROUND = 0.62
 """Of the middle column, the most the notices take above the last round's points."""
-LEGIBLE_ROW = 22
-"""The least height of a row of points (and of the title) that reads across a table:
-the last round's points give way to the notices rather than be drawn smaller."""
 MOST_NOTICES_UNDER_CAMERA = 0.55
 """Of the camera column, the most the notices take under the picture."""
+BESIDE_COMPACT_TRACK = (0.72, 0.28)
+"""The shares of a compact track and of the notices beside it (above the camera
+column): a compact track is wide and low, and narrowed its spaces come out about
+square, which costs the rabbits nothing."""
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """One way of sharing the screen below the header."""
+
+    track: int
+    """The track's design height."""
+    merged: bool
+    """Whether the scoreboard and the points are one table."""
+    camera: bool
+    """Whether the camera column is drawn."""
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Where each part of the playing screen goes; None for a part not drawn."""
+
+    track: Box
+    scoreboard: Box | None
+    points: Box | None
+    notices: Box | None
+    camera: Box | None
+    merged: bool
+    """Whether `points` shows the totals too (there is then no scoreboard)."""
+    reasons: bool = True
+    """Whether `points` shows the reasons, or only the points."""
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the layout depends on: not the rabbits' positions nor the camera's picture,
+    so that it is worked out once and not for every frame."""
+
+    points: Breakdown | None
+    proposal: bool
+    rabbits: tuple[Standing, ...]
+    notices: tuple[Notice, ...]
+    camera: bool
+    camera_working: bool
 
 
 def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> None:
     """The playing screen in `body`."""
-    band, lower = layout.split_top(body, s(layout.TRACK_HEIGHT), gap)
-    track.draw(surface, band, view.rabbits, view.target)
-    if lower.height <= 0:
-        return
+    parts = arrange(body, view, s, gap)
+    track.draw(surface, pygame.Rect(parts.track), view.rabbits, view.target)
+    if parts.scoreboard is not None:
+        scoreboard.draw(surface, pygame.Rect(parts.scoreboard), view.rabbits, s)
+    if parts.camera is not None and view.camera is not None:
+        camera.draw(surface, pygame.Rect(parts.camera), view.camera, s)
+    if parts.notices is not None:
+        notices.draw(surface, pygame.Rect(parts.notices), view.notices, s, more=view.more_notices)
     points = view.proposal or view.last_round
-    merged = points is not None and len(points.lines) > MERGE_ABOVE
-    middle = bool(view.notices) or points is not None
-    shares: tuple[float, ...]
-    if merged:
-        shares = (0.72,)
-    elif middle:
-        shares = (0.25, 0.47)
-    else:
-        shares = (0.72,)
-    if view.camera is not None:
+    if parts.points is not None and points is not None:
+        edge = GOLD if view.proposal is not None else None
+        shown = points if parts.reasons else _without_reasons(points)
+        totals = view.rabbits if parts.merged else ()
+        breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals)
+
+
+def arrange(body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> Parts:
+    """Where the parts of `view` go in `body`."""
+    shape = _Shape(
+        view.proposal or view.last_round,
+        view.proposal is not None,
+        standings(view.rabbits),
+        view.notices,
+        view.camera is not None,
+        view.camera is None or view.camera.working,
+    )
+    return _arrange(box(body), s, gap, shape)
+
+
+def arrangements(
+    points: Breakdown, proposal: bool, camera_shown: bool, camera_working: bool
+) -> tuple[Arrangement, ...]:
+    """The ways to share the screen while `points` are shown, the first preferred."""
+    many = len(points.lines) > MERGE_ABOVE
+    heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
+    tried = [Arrangement(layout.TRACK_HEIGHT, many, camera_shown)]
+    if not many:
+        tried.append(Arrangement(layout.TRACK_HEIGHT, True, camera_shown))
+    tried += [Arrangement(height, True, camera_shown) for height in heights[1:]]
+    if proposal and camera_shown and camera_working:
+        tried += [Arrangement(height, True, False) for height in heights]
+    return tuple(tried)
+
+
+def _without_reasons(points: Breakdown) -> Breakdown:
+    lines = tuple(dataclasses.replace(line, reasons=()) for line in points.lines)
+    return dataclasses.replace(points, lines=lines)
+
+
+@functools.lru_cache(maxsize=16)
+def _arrange(body: Box, s: Scale, gap: int, shape: _Shape) -> Parts:
+    area = pygame.Rect(body)
+    plain = Arrangement(layout.TRACK_HEIGHT, False, shape.camera)
+    if shape.points is None:
+        return _parts(area, s, gap, plain, shape)
+    tried = arrangements(shape.points, shape.proposal, shape.camera, shape.camera_working)
+    bare = dataclasses.replace(shape, points=_without_reasons(shape.points))
+    merged = Arrangement(layout.TRACK_HEIGHT, True, shape.camera)
+    for names in (True, False):
+        for arrangement in tried:
+            parts = _parts(area, s, gap, arrangement, shape)
+            if _fits(parts, shape, s, names):
+                return parts
+        if not shape.proposal:
+            bare_parts = _parts(area, s, gap, merged, bare)
+            if _fits(bare_parts, bare, s, names):
+                return dataclasses.replace(bare_parts, reasons=False)
+    if shape.proposal:
+        return parts
+    return _parts(area, s, gap, plain, dataclasses.replace(shape, points=None))
+
+
+def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
+    """Whether the points are drawn whole in `parts` (with `names`, every name whole
+    too), and, but for a proposal, every notice."""
+    if parts.points is None or shape.points is None:
+        return False
+    size = pygame.Rect(parts.points).size
+    laid = breakdown.plan(size, shape.points, s, shape.rabbits if parts.merged else ())
+    if not laid.whole or (names and laid.names_cut):
+        return False
+    if shape.proposal or not shape.notices:
+        return True
+    return parts.notices is not None and notices.all_shown(
+        shape.notices, pygame.Rect(parts.notices).size, s
+    )
+
+
+def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shape: _Shape) -> Parts:
+    """Where the parts go in `area` when the screen is shared as `arrangement` says."""
+    band, lower = layout.split_top(area, s(arrangement.track), gap)
+    if lower.height <= 0:
+        return Parts(box(band), None, None, None, None, arrangement.merged)
+    listed: pygame.Rect | None = None
+    if shape.notices and arrangement.track < layout.TRACK_HEIGHT:
+        band, listed = layout.split_columns(band, BESIDE_COMPACT_TRACK, gap)
+    middle = bool(shape.notices) or shape.points is not None
+    shares: tuple[float, ...] = (0.72,) if arrangement.merged or not middle else (0.25, 0.47)
+    if arrangement.camera:
         shares += (0.28,)
     elif len(shares) == 1:
         shares = (1.0,)
     columns = layout.split_columns(lower, shares, gap)
-    area = columns[0] if merged else columns[1] if middle else columns[0]
-    if not merged:
-        scoreboard.draw(surface, columns[0], view.rabbits, s)
-    waiting_notices = view.notices
-    if view.camera is not None:
-        right = columns[-1]
-        if (view.proposal is not None or merged) and view.notices:
-            wanted = notices.needed_height(view.notices, right.width, s)
-            height = min(wanted, round(right.height * MOST_NOTICES_UNDER_CAMERA))
-            right, below = layout.split_top(right, right.height - height - gap, gap)
-            notices.draw(surface, below, view.notices, s, more=view.more_notices)
-            waiting_notices = ()
-        camera.draw(surface, right, view.camera, s)
-    if not middle:
-        return
-    if points is None:
-        notices.draw(surface, area, view.notices, s, more=view.more_notices)
-        return
-    if waiting_notices:
-        most = MOST_NOTICES_ABOVE_POINTS if view.proposal else MOST_NOTICES_ABOVE_LAST_ROUND
-        wanted = notices.needed_height(waiting_notices, area.width, s)
-        above = min(wanted, round(area.height * most))
-        legible = s(LEGIBLE_ROW) * (len(points.lines) + 2)
-        if view.proposal is None and area.height - above - gap < legible:
-            notices.draw(surface, area, waiting_notices, s, more=view.more_notices)
-            return
-        top, area = layout.split_top(area, above, gap)
-        notices.draw(surface, top, waiting_notices, s, more=view.more_notices)
-    edge = GOLD if view.proposal is not None else None
-    breakdown.draw(surface, area, points, s, edge, view.rabbits if merged else ())
+    board = None if arrangement.merged else columns[0]
+    main = columns[0] if arrangement.merged else columns[1] if middle else None
+    picture = columns[-1] if arrangement.camera else None
+    if listed is None and shape.notices:
+        main, picture, listed = _placed_notices(shape, arrangement, main, picture, s, gap)
+    return Parts(
+        box(band),
+        None if board is None else box(board),
+        None if main is None or main.height <= 0 else box(main),
+        None if listed is None else box(listed),
+        None if picture is None else box(picture),
+        arrangement.merged,
+    )
+
+
+def _placed_notices(
+    shape: _Shape,
+    arrangement: Arrangement,
+    main: pygame.Rect | None,
+    picture: pygame.Rect | None,
+    s: Scale,
+    gap: int,
+) -> tuple[pygame.Rect | None, pygame.Rect | None, pygame.Rect | None]:
+    """The points' and camera's room once the notices have theirs, and the notices':
+    under the picture while a proposal waits or the table is merged, else above the
+    points (or in the points' place when there are none)."""
+    if picture is not None and (shape.proposal or arrangement.merged):
+        wanted = notices.needed_height(shape.notices, picture.width, s)
+        height = min(wanted, round(picture.height * MOST_NOTICES_UNDER_CAMERA))
+        picture, listed = layout.split_top(picture, picture.height - height - gap, gap)
+        return main, picture, listed
+    if main is None or shape.points is None:
+        return None, picture, main
+    most = MOST_NOTICES_ABOVE_POINTS if shape.proposal else MOST_NOTICES_ABOVE_LAST_ROUND
+    wanted = notices.needed_height(shape.notices, main.width, s)
+    listed, main = layout.split_top(main, min(wanted, round(main.height * most)), gap)
+    return main, picture, listed

@@ -3,7 +3,10 @@ with the rabbits standing on it.
 
 The first row runs 0 to 15 left to right and the second comes back 16 to 30, so a
 moving rabbit never jumps across the screen. Scores past 30 lap the track: 34
-stands on space 4 with a "+30" badge and a gold ring. Rabbits sharing a space are
+stands on space 4 with a gold ring round its head, above a "+30" badge across the
+foot of the space. The badge belongs to the space and not to each rabbit: twelve
+rabbits past 30 crowd a few spaces, and a badge on every head would cover the
+initials that tell them apart. Rabbits sharing a space are
 laid out side by side and row by row inside it, each keeping its colour and
 initials, and a crowded space is drawn wider (its neighbours narrower), so all
 twelve on space 0 can still be told apart.
@@ -161,11 +164,16 @@ def draw(
     groups: dict[int, list[Rabbit]] = defaultdict(list)
     for scorer in rabbits:
         groups[round(lapped(scorer.position)[1])].append(scorer)
-    laps = []
     for space in sorted(groups):
-        laps += _draw_group(surface, spaces, space, groups[space], px)
-    for head, radius, lap, room in laps:
-        _lap_badge(surface, head, radius, lap, px, room)
+        members = groups[space]
+        lap = max(lapped(scorer.position)[0] for scorer in members)
+        if not lap:
+            _draw_group(surface, spaces, space, members, px, 0)
+            continue
+        tag, words = _lap_badge(spaces.cell(space), lap, px)
+        _draw_group(surface, spaces, space, members, px, tag.height + 2)
+        paint.panel(surface, tag, theme.GOLD, theme.INK, 1, radius=tag.height // 2)
+        surface.blit(words, words.get_rect(center=tag.center))
 
 
 @functools.lru_cache(maxsize=64)
@@ -181,11 +189,12 @@ def _grid(count: int, room: tuple[int, int]) -> tuple[int, int, int]:
     return best
 
 
-def _standing_room(spaces: Track, space: int, count: int, px: int) -> pygame.Rect:
-    """Where `count` rabbits stand on `space`: below its number; on the tall start
-    space in its upper half (beside space 1, away from 30) unless the crowd needs
-    the whole height to stay large."""
-    home = _footing(spaces.cell(space), px)
+def _standing_room(spaces: Track, space: int, count: int, px: int, below: int = 0) -> pygame.Rect:
+    """Where `count` rabbits stand on `space`: below its number (and above a badge
+    `below` high at its foot); on the tall start space in its upper half (beside
+    space 1, away from 30) unless the crowd needs the whole height to stay large."""
+    footing = _footing(spaces.cell(space), px)
+    home = pygame.Rect(footing.x, footing.y, footing.width, max(1, footing.height - below))
     if space != 0:
         return home
     upper = pygame.Rect(home.x, home.y, home.width, spaces.cell(1).bottom - home.y)
@@ -195,15 +204,19 @@ def _standing_room(spaces: Track, space: int, count: int, px: int) -> pygame.Rec
 
 
 def _draw_group(
-    surface: pygame.Surface, spaces: Track, space: int, members: list[Rabbit], px: int
-) -> list[tuple[tuple[int, int], int, int, int]]:
-    """The rabbits on one space; returns (head centre, radius, lap, slot width) of
-    those that lapped, so their badges go on top of every rabbit."""
+    surface: pygame.Surface,
+    spaces: Track,
+    space: int,
+    members: list[Rabbit],
+    px: int,
+    below: int,
+) -> None:
+    """The rabbits on one space, above a badge `below` high at its foot, a gold ring
+    round the head of each that lapped."""
     here = spaces.cell(space)
-    home = _standing_room(spaces, space, len(members), px)
+    home = _standing_room(spaces, space, len(members), px, below)
     columns, rows, _ = _grid(len(members), home.size)
     box_w, box_h = home.width // columns, home.height // rows
-    laps = []
     for k, scorer in enumerate(members):
         lap, where = lapped(scorer.position)
         shift = where - space
@@ -222,22 +235,14 @@ def _draw_group(
         if lap:
             ring = rabbit.outline_width(look.radius)
             head = (spot.centerx, spot.bottom - 2 * ring - look.radius)
-            laps.append((head, look.radius, lap, slot.width))
-    return laps
+            width = max(2, look.radius // 5)
+            pygame.draw.circle(surface, theme.GOLD, head, look.radius + 2 * ring, width=width)
 
 
-def _lap_badge(
-    surface: pygame.Surface, head: tuple[int, int], radius: int, lap: int, px: int, room: int
-) -> None:
-    """A gold ring round a lapped rabbit's head and a "+30" badge across its brow.
-    The badge stays readable (the track's number size at least) even when the
-    rabbit is small; it may then reach over its neighbours' ears, never wider than
-    its own place plus half of each neighbour's."""
-    ring = rabbit.outline_width(radius)
-    pygame.draw.circle(surface, theme.GOLD, head, radius + 2 * ring, width=max(2, radius // 5))
-    badge_px = max(px * 4 // 5, radius * 11 // 10)
-    words = fonts.fit(f"+{lap * TRACK_LENGTH}", 2 * room - badge_px // 3, badge_px, theme.INK, 8)
-    badge = words.get_rect().inflate(badge_px // 3, 0)
-    badge.midbottom = (head[0], head[1] - radius // 3)
-    paint.panel(surface, badge, theme.GOLD, theme.INK, 1, radius=badge.height // 2)
-    surface.blit(words, words.get_rect(center=badge.center))
+def _lap_badge(cell: pygame.Rect, lap: int, px: int) -> tuple[pygame.Rect, pygame.Surface]:
+    """Where the "+30" badge of a space with lapped rabbits goes, across the foot of
+    the space (the rabbits stand above it), and its words."""
+    words = fonts.fit(f"+{lap * TRACK_LENGTH}", cell.width - 8 - px // 3, px, theme.INK, px // 2)
+    tag = pygame.Rect(0, 0, words.get_width() + px // 3, words.get_height())
+    tag.midbottom = (cell.centerx, cell.bottom - 2)
+    return tag, words

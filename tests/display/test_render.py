@@ -12,10 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.actions import Action, Press
-from companion.display import camera, editor, fonts, layout, notices, paint, theme, track, winner
+from companion.colours import RGB
+from companion.display import (
+    camera,
+    editor,
+    fonts,
+    layout,
+    notices,
+    paint,
+    scoreboard,
+    theme,
+    track,
+    winner,
+)
 from companion.display.render import HitMap, render
 from companion.display.view import (
-    RGB,
     CameraView,
     Level,
     Notice,
@@ -251,6 +262,49 @@ def test_a_lapped_rabbit_is_told_apart_from_one_on_the_same_space() -> None:
     assert pixels_of(lapped_surface, PURPLE, cell) > 20
     assert pixels_of(lapped_surface, theme.GOLD, cell) > 20
     assert pixels_of(plain_surface, theme.GOLD, track_cell(plain, 4)) == 0
+
+
+def crowd_on_space_3(total: int) -> ScreenView:
+    """Five rabbits of strong colours (no white: its body is the initials' colour)
+    with `total` each."""
+    colours = [c for c in sample_views.RGBS if min(c) < 200]
+    rabbits = tuple(
+        Rabbit(name, (colour,), total, float(total))
+        for name, colour in zip(sample_views.LONG_NAMES[:5], colours, strict=False)
+    )
+    return ScreenView("t", "h", rabbits, target=None)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_lap_badge_lies_below_the_rabbits_it_marks(size: tuple[int, int]) -> None:
+    view = crowd_on_space_3(33)
+    surface, _ = draw(view, size)
+    band = track_band(view, size)
+    spaces = track.place(band, tuple(r.position for r in view.rabbits))
+    px = track._number_px(band)
+    tag, _ = track._lap_badge(spaces.cell(3), 1, px)
+    standing = track._standing_room(spaces, 3, len(view.rabbits), px, tag.height + 2)
+    assert spaces.cell(3).contains(tag)
+    assert standing.bottom <= tag.top
+    assert pixels_of(surface, theme.GOLD, tag) > 10, "the +30 badge is drawn"
+    for rabbit in view.rabbits:
+        assert pixels_of(surface, rabbit.colours[0], tag) == 0, "no rabbit under the badge"
+        assert pixels_of(surface, rabbit.colours[0], standing) > 10
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "lines"),
+    [
+        ("Maximilien-Alexandre + Hélène", 400, ("Maximilien-Alexandre + Hélène",)),
+        ("Maximilien-Alexandre + Hélène", 150, ("Maximilien-Alexandre +", "Hélène")),
+        ("Maximilien-Alexandre + Hélène", 100, ("Maximilien-", "Alexandre + Hélène")),
+        ("Maximilien-Alexandre + Hélène", 60, None),
+    ],
+)
+def test_a_long_name_wraps_between_words_or_after_a_hyphen(
+    name: str, width: int, lines: tuple[str, ...] | None
+) -> None:
+    assert scoreboard.name_lines(name, width, 11, 2) == lines
 
 
 def test_all_twelve_rabbits_on_one_space_show_their_colours() -> None:
