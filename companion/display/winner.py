@@ -64,22 +64,36 @@ def _winners(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: 
     )
 
 
+NAME_LEAST_PX = 13
+"""The smallest a name in the standings is drawn, rather than cut short."""
+LEGIBLE_ROW_PX = 22
+"""The least height of a line of the standings that reads across a table: more
+players than fit at this height are listed in two columns (twelve on the 7" screen)."""
+
+
 def _standings(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: Scale) -> None:
     paint.panel(surface, area)
     inner = area.inflate(-2 * s(12), -2 * s(8))
     if not winner.standings:
         return
-    row_height = min(s(48), inner.height // len(winner.standings))
+    count = len(winner.standings)
+    columns = 2 if inner.height // count < LEGIBLE_ROW_PX else 1
+    per_column = -(-count // columns)
+    gap = s(16) if columns > 1 else 0
+    width = (inner.width - gap * (columns - 1)) // columns
+    row_height = min(s(48), inner.height // per_column)
     px = max(s(11), round(row_height * 0.78))
     ranks = places(tuple(total for _, _, total in winner.standings))
     chip = max(6, round(row_height * 0.6))
     number_width = fonts.width("12", px) + s(4)
     total_width = fonts.width("88", px) + s(4)
-    name_width = inner.width - number_width - chip - total_width - 3 * s(10)
+    name_width = width - number_width - chip - total_width - 3 * s(10)
     names = tuple(name for name, _, _ in winner.standings)
-    name_px = fonts.common_size(names, name_width, px, max(s(11), px * 3 // 4))
+    name_px = fonts.common_size(names, name_width, px, min(px, NAME_LEAST_PX))
     for i, ((name, colours, total), place) in enumerate(zip(winner.standings, ranks, strict=True)):
-        row = pygame.Rect(inner.x, inner.y + i * row_height, inner.width, row_height)
+        column, line = divmod(i, per_column)
+        left = inner.x + column * (width + gap)
+        row = pygame.Rect(left, inner.y + line * row_height, width, row_height)
         number = pygame.Rect(row.x, row.y, number_width, row.height)
         colour = PLACE_COLOURS.get(place, theme.MUTED)
         paint.line(surface, str(place), number, px, colour, "right", px // 2)
