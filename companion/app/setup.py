@@ -289,32 +289,23 @@ class SetupSteps:
 
     def _names(self, state: SessionState, at: Naming, press: Press, now: float) -> SessionState:
         seats = state.draft.seats
-        if press.action in (Action.LEFT, Action.RIGHT) and at.cursor < len(seats):
-            step = 1 if press.action is Action.RIGHT else -1
-            return replace(state, draft=_next_name(state.draft, at, seats[at.cursor], step))
-        cursor = _moved(at.cursor, press, len(seats) + 1)
-        if cursor is None:
-            return state
-        state = replace(state, at=replace(at, cursor=cursor))
-        if not _picks(press):
-            return state
-        if cursor < len(seats):  # a touch or Confirm on a seat offers the next name
-            return replace(state, draft=_next_name(state.draft, at, seats[cursor], 1))
-        return self.keep(replace(state, at=Tuning()), now)
+
+        def change(line: int, step: int) -> Draft:
+            return _next_name(state.draft, at, seats[line], step)
+
+        def done(state: SessionState) -> SessionState:
+            return self.keep(replace(state, at=Tuning()), now)
+
+        return _lines(state, at, press, len(seats), change, done)
 
     def _options(self, state: SessionState, at: Tuning, press: Press, now: float) -> SessionState:
-        if press.action in (Action.LEFT, Action.RIGHT) and at.cursor < len(OPTIONS):
-            step = 1 if press.action is Action.RIGHT else -1
-            return replace(state, draft=_next_option(state.draft, OPTIONS[at.cursor], step))
-        cursor = _moved(at.cursor, press, len(OPTIONS) + 1)
-        if cursor is None:
-            return state
-        state = replace(state, at=replace(at, cursor=cursor))
-        if not _picks(press):
-            return state
-        if cursor < len(OPTIONS):  # a touch or Confirm on an option gives its next value
-            return replace(state, draft=_next_option(state.draft, OPTIONS[cursor], 1))
-        return self.keep(self.enter_first(state), now)
+        def change(line: int, step: int) -> Draft:
+            return _next_option(state.draft, OPTIONS[line], step)
+
+        def done(state: SessionState) -> SessionState:
+            return self.keep(self.enter_first(state), now)
+
+        return _lines(state, at, press, len(OPTIONS), change, done)
 
     def enter_first(self, state: SessionState, chosen: int = 0) -> SessionState:
         """The last step: the game about to start, and who tells first (the seats step
@@ -372,6 +363,31 @@ def resumed_step(step: str, state: SessionState, steps: SetupSteps) -> SessionSt
             return replace(state, at=TakingSeats())
         case _:
             return replace(state, at=PickingLanguage(LANGUAGES.index(draft.language)))
+
+
+def _lines(
+    state: SessionState,
+    at: Naming | Tuning,
+    press: Press,
+    count: int,
+    change: Callable[[int, int], Draft],
+    done: Callable[[SessionState], SessionState],
+) -> SessionState:
+    """A step that is a list of lines to change (names, options) and a last line that
+    goes on: Next moves; a touch or Confirm on a line gives it its next value, and
+    `<` `>` its previous or next; on the last line they go on."""
+    if press.action in (Action.LEFT, Action.RIGHT) and at.cursor < count:
+        step = 1 if press.action is Action.RIGHT else -1
+        return replace(state, draft=change(at.cursor, step))
+    cursor = _moved(at.cursor, press, count + 1)
+    if cursor is None:
+        return state
+    state = replace(state, at=replace(at, cursor=cursor))
+    if not _picks(press):
+        return state
+    if cursor < count:
+        return replace(state, draft=change(cursor, 1))
+    return done(state)
 
 
 def _moved(cursor: int, press: Press, places: int) -> int | None:
