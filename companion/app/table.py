@@ -93,11 +93,13 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         if isinstance(problem, MissingVoteError) and problem.player is not None:
             missing_votes.append(problem.player)
         elif isinstance(problem, MissingCardError) and problem.player is not None:
-            waiting.append(phrase("{player}: owner token missing", player=problem.player))
+            who = _shown_scorer(game, problem.player)
+            waiting.append(phrase("{player}: owner token missing", player=who))
         elif (
             isinstance(problem, TrapError) and problem.slot is None and problem.player and not traps
         ):
-            waiting.append(phrase("{player}: trap dial missing", player=problem.player))
+            who = _shown_scorer(game, problem.player)
+            waiting.append(phrase("{player}: trap dial missing", player=who))
         else:
             problems.append(problem.detail)
     if missing_votes:
@@ -119,6 +121,14 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         _notes(observation.foreign),
         tokens,
     )
+
+
+def _shown_scorer(game: Game, scorer: str) -> str:
+    """A player, or a team as the scoreboard names it: "Ann + Bob", not "Ann+Bob"."""
+    seating = game.seating
+    if scorer in seating:
+        return scorer
+    return " + ".join(dict(zip(seating.teams, seating.pairs, strict=True))[scorer])
 
 
 def _who(colour: str, lineup: Lineup, role: Role, slot: int, problems: list[Phrase]) -> str | None:

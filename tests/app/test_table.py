@@ -111,3 +111,11 @@ def test_a_missing_trap_is_waited_for_in_party() -> None:
     game = Game.start(find_ruleset("party"), lineup.names, lineup.names[0])
     report = read_table(TableObservation(), game, lineup)
     assert "Red: trap dial missing" in english(report.waiting)
+
+
+def test_a_team_that_has_not_laid_its_card_is_named_as_the_scoreboard_names_it() -> None:
+    lineup = Lineup.of_colours(8)  # partners sit opposite: seats i and i + 4
+    game = Game.start(find_ruleset("teams"), lineup.names, "Red")
+    report = read_table(TableObservation(), game, lineup)
+    assert "Blue + Black: owner token missing" in english(report.waiting)
+    assert "Yellow + Pink: owner token missing" in english(report.waiting)
