@@ -14,7 +14,8 @@ from companion.display.view import CameraView, Level, ScreenView
 from companion.journal import Journal
 from companion.phrases import phrase
 from companion.rules import Reveal, find_ruleset
-from companion.vision.records import SlotContents, TableObservation, Vote
+from companion.vision.records import TableObservation
+from tests.app.observations import table_of
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
 ODYSSEY = find_ruleset("odyssey")
@@ -23,19 +24,6 @@ ROUND_1 = Reveal(
     {1: "Ann", 2: "Ben", 3: "Cleo", 4: "Dan"}, {"Ben": (1,), "Cleo": (2,), "Dan": (1,)}
 )
 EMPTY = TableObservation()
-
-
-def observed(reveal: Reveal) -> TableObservation:
-    """The table a reveal leaves: owner tokens and dials in the players' colours."""
-    slots: dict[int, SlotContents] = {}
-    for slot, owner in reveal.cards.items():
-        slots[slot] = SlotContents((LINEUP.colour_of(owner),))
-    for voter, voted in reveal.votes.items():
-        for dial, slot in enumerate(voted, start=1):
-            contents = slots.get(slot, SlotContents())
-            vote = Vote(LINEUP.colour_of(voter), dial)
-            slots[slot] = SlotContents(contents.owners, (*contents.votes, vote), contents.trap)
-    return TableObservation(slots)
 
 
 def started(journal: Journal, target: int | None = None) -> Session:
@@ -51,7 +39,7 @@ def started(journal: Journal, target: int | None = None) -> Session:
 def proposing(journal: Journal) -> Session:
     """Round 1 laid out, still, and proposed."""
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     assert session.state.phase is Phase.PROPOSAL
     return session
 
@@ -59,7 +47,7 @@ def proposing(journal: Journal) -> Session:
 def finished(journal: Journal) -> Session:
     """A game to 3 points that round 1 ends (Ben wins)."""
     session = started(journal, target=3)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     assert session.state.phase is Phase.WINNER
     return session

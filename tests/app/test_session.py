@@ -13,7 +13,8 @@ from companion.app.states import ANIMATION_SECONDS, Phase
 from companion.display.view import Level
 from companion.journal import History, Journal, RoundImages
 from companion.rules import Reveal, find_ruleset
-from companion.vision.records import SlotContents, TableObservation, Vote
+from companion.vision.records import SlotContents, TableObservation
+from tests.app.observations import table_of
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
 ODYSSEY = find_ruleset("odyssey")
@@ -21,19 +22,6 @@ SLOTS = tuple(range(1, 9))
 ROUND_1 = Reveal(
     {1: "Ann", 2: "Ben", 3: "Cleo", 4: "Dan"}, {"Ben": (1,), "Cleo": (2,), "Dan": (1,)}
 )
-
-
-def observed(reveal: Reveal) -> TableObservation:
-    """The table a reveal leaves: owner tokens and dials in the players' colours."""
-    slots: dict[int, SlotContents] = {}
-    for slot, owner in reveal.cards.items():
-        slots[slot] = SlotContents((LINEUP.colour_of(owner),))
-    for voter, voted in reveal.votes.items():
-        for dial, slot in enumerate(voted, start=1):
-            contents = slots.get(slot, SlotContents())
-            vote = Vote(LINEUP.colour_of(voter), dial)
-            slots[slot] = SlotContents(contents.owners, (*contents.votes, vote), contents.trap)
-    return TableObservation(slots)
 
 
 EMPTY = TableObservation()
@@ -98,11 +86,11 @@ def test_next_and_a_touch_choose_the_first_storyteller_and_confirm_starts(journa
 
 def test_a_legal_still_table_is_proposed_and_confirmed_into_the_journal(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), False, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), False, 1.0)
     assert session.state.phase is Phase.WAITING
     view = present(session.state, 1.0, None)
     assert "hold still: the table is settling" in [n.text for n in view.notices]
-    session.see(observed(ROUND_1), True, 1.1)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.1)
     assert session.state.phase is Phase.PROPOSAL
     assert History(session.journal).rounds(session.state.game_id or 0) == ()
     session.press(Press(Action.CONFIRM), 1.2)
@@ -114,20 +102,20 @@ def test_a_legal_still_table_is_proposed_and_confirmed_into_the_journal(journal:
 
 def test_the_proposal_is_withdrawn_when_the_table_changes(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     assert session.state.phase is Phase.PROPOSAL
     moved = Reveal(ROUND_1.cards, {**ROUND_1.votes, "Dan": (3,)})
-    session.see(observed(moved), False, 1.1)
+    session.see(table_of(moved, LINEUP), False, 1.1)
     assert session.state.phase is Phase.WAITING and session.state.proposal is None
     session.press(Press(Action.CONFIRM), 1.2)
     assert session.state.game.played == ()
-    session.see(observed(moved), True, 1.3)
+    session.see(table_of(moved, LINEUP), True, 1.3)
     assert session.state.proposal is not None and session.state.proposal.round.reveal == moved
 
 
 def test_auto_confirm_counts_down_then_commits(journal: Journal) -> None:
     session = started(journal, auto_confirm=3.0)
-    session.see(observed(ROUND_1), True, 10.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 10.0)
     session.tick(11.0)
     assert session.state.countdown(11.0) == pytest.approx(2.0)
     assert session.state.phase is Phase.PROPOSAL
@@ -138,7 +126,7 @@ def test_auto_confirm_counts_down_then_commits(journal: Journal) -> None:
 
 def test_the_rabbits_hop_to_their_new_totals(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     halfway = session.state.positions(1.0 + ANIMATION_SECONDS / 2)
     assert 0 < halfway["Ben"] < 4
@@ -147,9 +135,9 @@ def test_the_rabbits_hop_to_their_new_totals(journal: Journal) -> None:
 
 def test_the_next_round_starts_once_the_table_is_cleared(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
-    session.see(observed(ROUND_1), True, 5.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 5.0)
     assert session.state.phase is Phase.CLEARING
     notices = [
         n.text for n in present(session.state, 5.0, None).notices if n.level is Level.WAITING
@@ -162,10 +150,10 @@ def test_the_next_round_starts_once_the_table_is_cleared(journal: Journal) -> No
 
 def test_a_table_left_from_the_scored_round_is_never_scored_again(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     session.press(Press(Action.CONFIRM), 5.0)
-    session.see(observed(ROUND_1), True, 5.1)
+    session.see(table_of(ROUND_1, LINEUP), True, 5.1)
     assert session.state.phase is Phase.WAITING and session.state.proposal is None
     texts = [n.text for n in present(session.state, 5.1, None).notices]
     assert "the table still shows round 1, already scored: clear it" in texts
@@ -177,7 +165,7 @@ def test_undo_takes_back_the_last_round_in_the_journal(journal: Journal) -> None
     assert "there is no round to undo" in [
         n.text for n in present(session.state, 0.5, None).notices
     ]
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     session.press(Press(Action.UNDO), 2.0)
     assert session.state.game.played == ()
@@ -187,7 +175,7 @@ def test_undo_takes_back_the_last_round_in_the_journal(journal: Journal) -> None
 
 def test_a_round_the_journal_cannot_save_is_not_counted(journal: Journal) -> None:
     session = started(journal, auto_confirm=1.0)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     journal.close()
     session.tick(2.0)
     assert session.state.game.played == ()
@@ -199,7 +187,7 @@ def test_a_round_the_journal_cannot_save_is_not_counted(journal: Journal) -> Non
 def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Path) -> None:
     with Journal(tmp_path / "journal.sqlite") as journal:
         session = started(journal)
-        session.see(observed(ROUND_1), True, 1.0)
+        session.see(table_of(ROUND_1, LINEUP), True, 1.0)
         session.press(Press(Action.CONFIRM), 1.0)
         totals = dict(session.state.game.totals)
     with Journal(tmp_path / "journal.sqlite") as journal:
@@ -217,14 +205,14 @@ def test_the_winner_screen_leads_to_a_new_game_or_back_by_undo(journal: Journal)
     session = Session.new(short, LINEUP, journal, Settings(SLOTS))
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(EMPTY, True, 0.0)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     assert session.state.phase is Phase.WINNER
     winner = present(session.state, 9.0, None).winner
     assert winner is not None and winner.winners == ("Ben",)
     session.press(Press(Action.UNDO), 10.0)
     assert session.state.phase is Phase.WAITING and session.state.game.played == ()
-    session.see(observed(ROUND_1), True, 11.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 11.0)
     session.press(Press(Action.CONFIRM), 11.0)
     session.press(Press(Action.CONFIRM), 11.1)
     assert session.state.phase is Phase.WINNER, "a bounced Confirm keeps the standings up"
@@ -250,7 +238,7 @@ def test_the_editor_opens_on_fix_refuses_an_illegal_round_and_closes_on_back(
 
 def test_a_round_entered_by_hand_is_committed_like_a_read_one(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), False, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), False, 1.0)
     session.press(Press(Action.FIX), 1.0)
     assert session.state.editor is not None and session.state.editor.reveal() == ROUND_1
     session.press(Press(Action.CONFIRM), 1.1)
@@ -266,7 +254,7 @@ def test_a_token_left_from_the_last_game_does_not_choose_the_storyteller(journal
 
 def test_moving_on_after_a_start_reads_the_table_for_the_new_game(journal: Journal) -> None:
     session = new_session(journal)
-    session.see(observed(ROUND_1), True, 0.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 0.0)
     session.press(Press(Action.NEXT), 0.1)
     session.press(Press(Action.CONFIRM), 0.2)
     session.press(Press(Action.CONFIRM), 0.3)
@@ -277,10 +265,10 @@ def test_moving_on_after_a_start_reads_the_table_for_the_new_game(journal: Journ
 
 def test_undo_makes_the_same_table_wait_for_a_press(journal: Journal) -> None:
     session = started(journal, auto_confirm=2.0)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     session.press(Press(Action.UNDO), 2.0)
-    session.see(observed(ROUND_1), True, 3.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 3.0)
     assert session.state.phase is Phase.PROPOSAL
     assert session.state.countdown(3.0) is None
     session.tick(30.0)
@@ -291,7 +279,7 @@ def test_undo_makes_the_same_table_wait_for_a_press(journal: Journal) -> None:
 
 def test_a_correction_while_clearing_goes_back_to_clearing(journal: Journal) -> None:
     session = started(journal, auto_confirm=1.0)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.tick(2.0)
     assert session.state.phase is Phase.CLEARING
     session.press(Press(Action.FIX), 3.0)
@@ -307,14 +295,14 @@ def test_a_correction_while_clearing_goes_back_to_clearing(journal: Journal) -> 
     session.press(Press(Action.RIGHT), 3.0)
     session.press(Press(Action.CONFIRM), 3.0)
     assert session.state.phase is Phase.CLEARING
-    session.see(observed(ROUND_1), True, 9.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 9.0)
     session.tick(20.0)
     assert len(session.state.game.played) == 1
 
 
 def test_a_correction_the_journal_refuses_is_shown_in_the_editor(journal: Journal) -> None:
     session = started(journal)
-    session.see(observed(ROUND_1), True, 1.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
     session.press(Press(Action.CONFIRM), 1.0)
     session.press(Press(Action.FIX), 2.0)
     session.press(Press(Action.PICK, 0), 2.0)
