@@ -5,6 +5,9 @@ language, and leaves where it goes to the display. The step being shown is read
 from a frozen `SessionState`.
 """
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from companion.app.draft import KIT_COLOURS, Draft, colour_name
 from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, player_range, seats_on_table
 from companion.app.states import (
@@ -55,8 +58,48 @@ OPTION_WORDS: dict[str, Phrase] = {
 DONE = in_context("setup choice", "Done: go on")
 """The last line of a list step, which goes on to the next step."""
 
+HINT_LIST = phrase("Touch a line, or press Next to move and Confirm to pick")
+"""How to choose in the language and edition steps."""
+
 START = in_context("button", "Start")
 """The button that starts the game, as the first-storyteller step's hint names it."""
+
+
+@dataclass(frozen=True)
+class _Page:
+    """What every step's view shares: the language, the progress line, the game as set
+    up so far, and a message to show beside the step's own problems."""
+
+    words: Translations
+    steps: tuple[str, ...]
+    summary: str
+    said: tuple[str, ...]
+
+    def view(
+        self,
+        step: int,
+        question: Phrase,
+        choices: Iterable[Choice],
+        hint: Phrase,
+        *,
+        problems: Iterable[Phrase] = (),
+        groups: tuple[Group, ...] = (),
+        columns: int = 1,
+        summary: bool = True,
+    ) -> StepView:
+        """Step number `step` of `steps`, in the table's language."""
+        words = self.words
+        return StepView(
+            self.steps,
+            step,
+            question.render(words),
+            tuple(choices),
+            hint.render(words),
+            summary=self.summary if summary else "",
+            problems=(*self.said, *(p.render(words) for p in problems)),
+            groups=groups,
+            columns=columns,
+        )
 
 
 def setup_view(state: SessionState, now: float, words: Translations) -> StepView:
@@ -64,49 +107,47 @@ def setup_view(state: SessionState, now: float, words: Translations) -> StepView
     at = state.at
     assert isinstance(at, SetupStep)
     draft = state.draft
-    steps = tuple(w.render(words) for w in STEP_WORDS)
     problem = state.says(now)
-    said = (problem.render(words),) if problem is not None else ()
-    summary = game_summary(draft, words)
+    page = _Page(
+        words,
+        tuple(w.render(words) for w in STEP_WORDS),
+        game_summary(draft, words),
+        (problem.render(words),) if problem is not None else (),
+    )
     match at:
         case PickingLanguage():
-            return StepView(
-                steps,
+            return page.view(
                 0,
-                phrase("Which language?").render(words),
-                tuple(
+                phrase("Which language?"),
+                (
                     Choice(language.native_name, selected=i == at.cursor, picked=i == at.cursor)
                     for i, language in enumerate(LANGUAGES)
                 ),
-                _hint_list(words),
-                problems=said,
+                HINT_LIST,
+                summary=False,
             )
         case PickingEdition():
-            return StepView(
-                steps,
+            return page.view(
                 1,
-                phrase("Which edition?").render(words),
-                tuple(
+                phrase("Which edition?"),
+                (
                     _edition(find_ruleset(name), i == at.cursor, draft, words)
                     for i, name in enumerate(EDITIONS)
                 ),
-                _hint_list(words),
-                summary=summary,
-                problems=said,
+                HINT_LIST,
             )
         case TakingSeats():
-            return _seats(state, at, steps, words, summary, said)
+            return _seats(state, at, page)
         case Naming():
-            return _names(state, at, steps, words, summary, said)
+            return _names(draft, at, page)
         case Tuning():
-            return _options(draft, at, steps, words, summary, said)
+            return _options(draft, at, page)
         case Choosing():
             lineup = state.lineup
-            return StepView(
-                steps,
+            return page.view(
                 5,
-                phrase("Who tells first?").render(words),
-                tuple(
+                phrase("Who tells first?"),
+                (
                     Choice(
                         name,
                         colours=(lineup.rgb_of(name),),
@@ -119,9 +160,7 @@ def setup_view(state: SessionState, now: float, words: Translations) -> StepView
                 phrase(
                     "Press Next or touch a name, then {start}; or lay your owner token on a card",
                     start=START,
-                ).render(words),
-                summary=summary,
-                problems=said,
+                ),
                 columns=1 if len(lineup.names) <= 6 else 2,
             )
 
@@ -166,15 +205,8 @@ def _edition(rules: Ruleset, selected: bool, draft: Draft, words: Translations) 
     )
 
 
-def _seats(
-    state: SessionState,
-    at: TakingSeats,
-    steps: tuple[str, ...],
-    words: Translations,
-    summary: str,
-    said: tuple[str, ...],
-) -> StepView:
-    draft = state.draft
+def _seats(state: SessionState, at: TakingSeats, page: _Page) -> StepView:
+    draft, words = state.draft, page.words
     slots: dict[str, int] = {}
     table = state.table
     if table is not None:
@@ -202,28 +234,24 @@ def _seats(
             )
         )
     choices.append(Choice(DONE.render(words), selected=at.cursor == len(KIT_COLOURS)))
-    problems = [p.render(words) for p in at.problems]
+    problems = list(at.problems)
     if not at.cleared and table is not None and seats_on_table(table.observation).tokens:
-        problems.append(
-            phrase("clear the table first: the last game's tokens are still on it").render(words)
-        )
+        problems.append(phrase("clear the table first: the last game's tokens are still on it"))
     rules = find_ruleset(draft.ruleset)
     if draft.seats and not draft.seats_fit():
         needs = phrase(
             "{edition} needs {players}", edition=rules.title_words, players=player_range(rules)
         )
-        problems.append(needs.render(words))
-    return StepView(
-        steps,
+        problems.append(needs)
+    return page.view(
         2,
-        phrase("Who plays? Each player lays an owner token on a card").render(words),
-        tuple(choices),
+        phrase("Who plays? Each player lays an owner token on a card"),
+        choices,
         phrase(
             "The slot a token lies on is its player's seat: slot 1 first, then clockwise. "
             "Without tokens: Next moves, Confirm seats a colour"
-        ).render(words),
-        summary=summary,
-        problems=(*said, *problems),
+        ),
+        problems=problems,
         groups=_teams(draft, words),
         columns=2,
     )
@@ -252,15 +280,8 @@ def _teams(draft: Draft, words: Translations) -> tuple[Group, ...]:
     )
 
 
-def _names(
-    state: SessionState,
-    at: Naming,
-    steps: tuple[str, ...],
-    words: Translations,
-    summary: str,
-    said: tuple[str, ...],
-) -> StepView:
-    draft = state.draft
+def _names(draft: Draft, at: Naming, page: _Page) -> StepView:
+    words = page.words
     given = dict(draft.names)
     choices = [
         Choice(
@@ -285,26 +306,11 @@ def _names(
         if at.offered
         else phrase("Names are optional: names typed on a phone appear at once")
     )
-    return StepView(
-        steps,
-        3,
-        phrase("Names").render(words),
-        tuple(choices),
-        hint.render(words),
-        summary=summary,
-        problems=said,
-        columns=1 if len(draft.seats) <= 6 else 2,
-    )
+    return page.view(3, phrase("Names"), choices, hint, columns=1 if len(draft.seats) <= 6 else 2)
 
 
-def _options(
-    draft: Draft,
-    at: Tuning,
-    steps: tuple[str, ...],
-    words: Translations,
-    summary: str,
-    said: tuple[str, ...],
-) -> StepView:
+def _options(draft: Draft, at: Tuning, page: _Page) -> StepView:
+    words = page.words
     preset = find_ruleset(draft.ruleset)
     choices = []
     for i, name in enumerate(OPTIONS):
@@ -318,16 +324,11 @@ def _options(
             ).render(words)
         choices.append(Choice(OPTION_WORDS[name].render(words), shown, selected=i == at.cursor))
     choices.append(Choice(DONE.render(words), selected=at.cursor == len(OPTIONS)))
-    return StepView(
-        steps,
+    return page.view(
         4,
-        phrase("Options").render(words),
-        tuple(choices),
-        phrase(
-            "Touch a line, or press Confirm, to change its value; Next moves to the next line"
-        ).render(words),
-        summary=summary,
-        problems=said,
+        phrase("Options"),
+        choices,
+        phrase("Touch a line, or press Confirm, to change its value; Next moves to the next line"),
     )
 
 
@@ -341,7 +342,3 @@ def _value(name: str, value: int | None) -> Phrase:
     if name == "storyteller_turns":
         return plural("{n} turn", "{n} turns", value)
     return verbatim(str(value))
-
-
-def _hint_list(words: Translations) -> str:
-    return phrase("Touch a line, or press Next to move and Confirm to pick").render(words)

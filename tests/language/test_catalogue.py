@@ -33,6 +33,14 @@ def copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def edit_french(copy: Path, old: str, new: str) -> None:
+    """Change one translation in the copy's French catalogue."""
+    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
+    text = po.read_text()
+    assert old in text
+    po.write_text(text.replace(old, new))
+
+
 def test_a_new_message_without_translation_fails_the_check(copy: Path) -> None:
     (copy / "companion" / "new_words.py").write_text(
         'from companion.phrases import phrase\n\nWORDS = phrase("a message nobody translated")\n'
@@ -43,40 +51,28 @@ def test_a_new_message_without_translation_fails_the_check(copy: Path) -> None:
 
 
 def test_a_stale_compiled_catalogue_fails_the_check(copy: Path) -> None:
-    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
-    po.write_text(
-        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} puis {last}"')
-    )
+    edit_french(copy, 'msgstr "{items} et {last}"', 'msgstr "{items} puis {last}"')
     result = check(copy)
     assert result.returncode == 1
     assert "is not compiled from the .po file" in result.stderr
 
 
 def test_french_without_a_no_break_space_before_a_colon_fails_the_check(copy: Path) -> None:
-    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
-    po.write_text(
-        po.read_text().replace("manche {number}\u00a0: {problem}", "manche {number} : {problem}")
-    )
+    edit_french(copy, "manche {number}\u00a0: {problem}", "manche {number} : {problem}")
     result = check(copy)
     assert result.returncode == 1
     assert "a no-break space belongs before ':'" in result.stderr
 
 
 def test_a_translation_with_a_value_its_message_lacks_fails_the_check(copy: Path) -> None:
-    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
-    po.write_text(
-        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} et {dernier}"')
-    )
+    edit_french(copy, 'msgstr "{items} et {last}"', 'msgstr "{items} et {dernier}"')
     result = check(copy)
     assert result.returncode == 1
     assert "has values that" in result.stderr
 
 
 def test_a_translation_that_loses_a_value_of_its_message_fails_the_check(copy: Path) -> None:
-    po = copy / "companion" / "locale" / "fr" / "LC_MESSAGES" / "companion.po"
-    po.write_text(
-        po.read_text().replace('msgstr "{items} et {last}"', 'msgstr "{items} et le reste"')
-    )
+    edit_french(copy, 'msgstr "{items} et {last}"', 'msgstr "{items} et le reste"')
     result = check(copy)
     assert result.returncode == 1
     assert "loses values of" in result.stderr
