@@ -255,5 +255,14 @@ class UnknownGameError(JournalError, ValueError):
     """A game number that the journal does not hold."""
 
 
+class WebError(CompanionError):
+    """The phone page's server could not do its work."""
+
+
+class WebAddressError(WebError, OSError):
+    """The phone page cannot listen where it was asked to (a port in use, an address
+    the machine does not have)."""
+
+
 class HardwareUnavailableError(HardwareError, OSError):
     """GPIO, SPI or a library for them that this machine lacks or that is closed."""

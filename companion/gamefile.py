@@ -72,19 +72,7 @@ def parse_game(text: str, *, stored: bool = False) -> GameRecord:
     """
     if not text.strip():
         raise GameFileError("the file is empty")
-    try:
-        doc = json.loads(
-            text,
-            object_pairs_hook=_unique_keys,
-            parse_constant=_no_constant,
-            parse_int=_whole_number,
-        )
-    except json.JSONDecodeError as err:
-        raise GameFileError(
-            f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
-        ) from None
-    except RecursionError:
-        raise GameFileError("not a game file: nested far too deeply") from None
+    doc = _json(text)
     top = _object(
         doc,
         "the game",
@@ -99,6 +87,33 @@ def parse_game(text: str, *, stored: bool = False) -> GameRecord:
     start = Game.start(ruleset, players, first)
     rounds = _list(top["rounds"], "rounds")
     return GameRecord(start, tuple(_reveal(r, n) for n, r in enumerate(rounds, start=1)))
+
+
+def parse_round(text: str, number: int) -> Reveal:
+    """One round in the game file's round shape (`{"cards": ..., "votes": ...}`), as a
+    corrected round arrives from the phone page; raises `GameFileError`. Whether it
+    is legal is the rules' word, not the parser's."""
+    if not text.strip():
+        raise GameFileError(f"round {number}: nothing was sent")
+    return _reveal(_json(text), number)
+
+
+def _json(text: str) -> object:
+    """The JSON of a game file or a round, read strictly: no duplicate keys, no NaN,
+    no number longer than any game holds."""
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=_whole_number,
+        )
+    except json.JSONDecodeError as err:
+        raise GameFileError(
+            f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
+        ) from None
+    except RecursionError:
+        raise GameFileError("not a game file: nested far too deeply") from None
 
 
 def game_document(game: Game) -> dict[str, Any]:

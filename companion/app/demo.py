@@ -27,6 +27,7 @@ from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
 from companion.app.setup import EDITIONS, LANGUAGES, OPTIONS, STEP_NAMES
 from companion.app.states import Phase, PickingLanguage, SessionState, TakingSeats
+from companion.closing import Closing
 from companion.display.screen import DisplayMode, Screen
 from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal
@@ -193,11 +194,22 @@ def run_demo(
     rounds: int | None = None,
     say: Callable[[str], None] = print,
     step: Callable[[Loop], None] = Loop.step,
+    page: Callable[[], str | None] | None = None,
+    serve: Callable[[Loop], Closing | None] | None = None,
+    speed: float | None = None,
+    stay: bool = False,
+    phone_names: bool = False,
 ) -> DemoResult:
     """Set up a game of `ruleset` for `players` simulated players speaking `language`
     on the table's screens, then play it to the end (or for `rounds` rounds); with
     `resume`, go on with the journal's unfinished game, or the setup it kept, if there
-    is one. `step` runs one turn of the loop (a benchmark times it)."""
+    is one. `step` runs one turn of the loop (a benchmark times it).
+
+    `page` is the phone page's address (shown as a QR code) and `serve` starts its
+    server for the loop. `speed` is simulated seconds per real second (default: as
+    fast as the machine goes headless, real time in a window). With `stay` the table
+    stays up after the game, at its winner screen, until interrupted; with
+    `phone_names` the group leaves its names to be typed on the phone page."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
     most = max(len(ruleset.scoring.layers(Seating(NAMES[:players]), n)) for n in NAMES[:players])
@@ -229,7 +241,9 @@ def run_demo(
         say(f"demo: {ruleset.title}, {players} players, language {language.value}, seed {seed}")
     clock = SimClock()
     screen = Screen(mode=mode)
-    loop = Loop(session, screen, clock, camera)
+    loop = Loop(session, screen, clock, camera, page=page)
+    server = serve(loop) if serve is not None else None
+    pace = _pace(mode, speed)
     demo = DemoPlayers(table.lay, layout, KIT, colours, rng)
     exact = frames_idle = snapshots = waited = 0
     played_before = len(session.state.game.played)
@@ -242,14 +256,14 @@ def run_demo(
     shown_winner = 0
     timings: deque[float] = deque(maxlen=TIMINGS_KEPT)
     try:
-        while shown_winner < WINNER_FRAMES and not loop.quit:
+        while (stay or shown_winner < WINNER_FRAMES) and not loop.quit:
             state = session.state
             if rounds is not None and len(state.game.played) - played_before >= rounds:
                 break
             started = time.perf_counter()
             waited += 1
             if state.setting_up and waited >= PRESS_FRAMES:
-                move = setup_move(state, group)
+                move = setup_move(state, group, phone_names=phone_names)
                 if move is not None:
                     waited = 0
                     if out is not None and _leaves_list(state, move):
@@ -277,7 +291,8 @@ def run_demo(
                 frames_idle = 0
                 if first_round is None and playing_since is not None:
                     first_round = time.perf_counter() - playing_since
-            frames_idle += 1
+            waits = state.phase is Phase.WINNER or (phone_names and state.phase is Phase.NAMES)
+            frames_idle = 0 if waits else frames_idle + 1
             if frames_idle > STUCK_FRAMES:
                 raise CompanionError(f"the demo made no progress for {STUCK_FRAMES} frames")
             problem = state.phase is Phase.WAITING and bool(
@@ -295,11 +310,13 @@ def run_demo(
             if phase is Phase.WINNER and not state.hopping(clock.now):
                 shown_winner += 1
             clock.now += FRAME_SECONDS
-            if mode is not DisplayMode.HEADLESS:
-                time.sleep(max(0.0, FRAME_SECONDS - (time.perf_counter() - started)))
+            if pace:
+                time.sleep(max(0.0, pace - (time.perf_counter() - started)))
         if out is not None:
             _snapshot(screen, out, snapshots + 1, session.state)
     finally:
+        if server is not None:
+            server.close()
         screen.close()
     game = session.state.game
     say("final totals: " + ", ".join(f"{name} {total}" for name, total in game.totals.items()))
@@ -317,16 +334,19 @@ def run_demo(
     )
 
 
-def setup_move(state: SessionState, group: Group) -> Press | Typed | None:
+def setup_move(
+    state: SessionState, group: Group, *, phone_names: bool = False
+) -> Press | Typed | None:
     """The group's next touch at the setup step on the screen, or the next name it
-    types; None while it waits for the table (its tokens to be read). A step set up
-    otherwise than the group wants (a setup the journal kept) is gone back to."""
+    types; None while it waits for the table (its tokens to be read, or with
+    `phone_names` every seat to be named on the phone page). A step set up otherwise
+    than the group wants (a setup the journal kept) is gone back to."""
     draft, at = state.draft, state.at
     right = (
         draft.language is group.language,
         draft.ruleset == group.ruleset.name,
         draft.seats == group.seats,
-        dict(draft.names) == dict(zip(group.seats, group.names, strict=True)),
+        phone_names or dict(draft.names) == dict(zip(group.seats, group.names, strict=True)),
         all(draft.option(name) == getattr(group.ruleset, name) for name in OPTION_NAMES),
     )
     wrong = right.index(False) if False in right else len(right)
@@ -340,6 +360,9 @@ def setup_move(state: SessionState, group: Group) -> Press | Typed | None:
         case Phase.SEATS:
             ready = right[2] and isinstance(at, TakingSeats) and not at.problems
             return Press(Action.PICK, len(KIT_COLOURS)) if ready else None
+        case Phase.NAMES if phone_names:
+            named = all(colour in dict(draft.names) for colour in draft.seats)
+            return Press(Action.PICK, len(draft.seats)) if named else None
         case Phase.NAMES:
             given = dict(draft.names)
             for colour, name in zip(group.seats, group.names, strict=True):
@@ -355,6 +378,14 @@ def setup_move(state: SessionState, group: Group) -> Press | Typed | None:
             )
         case _:
             return None
+
+
+def _pace(mode: DisplayMode, speed: float | None) -> float:
+    """Real seconds per frame: none headless (as fast as it goes), a frame's own time
+    in a window, or as `speed` asks."""
+    if speed is not None:
+        return FRAME_SECONDS / speed
+    return 0.0 if mode is DisplayMode.HEADLESS else FRAME_SECONDS
 
 
 def _make(move: Press | Typed, loop: Loop, now: float) -> None:

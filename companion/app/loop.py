@@ -1,7 +1,8 @@
 """The main loop: one frame at a time, from the camera to the screen.
 
 Each step takes the presses posted since the last one (buttons post from their own
-thread; the screen gives keys, clicks and touches), reads one frame, lets the
+thread; the screen gives keys, clicks and touches) and the phone page's requests
+(each answered with a verdict once the session has acted on it), reads one frame, lets the
 session see the settled table, and shows the session's snapshot on the screen, the
 status light and the LED strip. Nothing here scores or decides: the session does,
 and this module only carries.
@@ -10,9 +11,11 @@ and this module only carries.
 import queue
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from companion.actions import Action, Press
 from companion.app.camera import WEDGED_MESSAGE, Camera, Lost
+from companion.app.commands import Command, Request, Verdict
 from companion.app.present import present, scorer_colours
 from companion.app.service import QuietManager, ServiceManager
 from companion.app.session import Session
@@ -45,6 +48,7 @@ class Loop:
         light: StatusLight | None = None,
         strip: TrackStrip | None = None,
         service: ServiceManager | None = None,
+        page: Callable[[], str | None] | None = None,
     ) -> None:
         self.session = session
         self.screen = screen
@@ -58,8 +62,12 @@ class Loop:
         """The LED strip, until it fails (then it is left out for good)."""
         self.service = service or QuietManager()
         """Told when the first screen is drawn and after every step (the watchdog)."""
-        self.posted: queue.SimpleQueue[Press] = queue.SimpleQueue()
-        """Presses from the buttons' thread, taken at the start of each step."""
+        self.page = page
+        """The phone page's address now: asked at every step, since the Pi's address
+        may come only once the network is up (None: no page, no QR code)."""
+        self.posted: queue.SimpleQueue[Press | Request] = queue.SimpleQueue()
+        """Presses from the buttons' thread and requests from the web server's, taken
+        at the start of each step."""
         self.quit = False
 
     @property
@@ -76,6 +84,21 @@ class Loop:
         """Hand a press to the loop; safe from any thread (the buttons' callbacks)."""
         self.posted.put(press)
 
+    def snapshot(self) -> Snapshot:
+        """The state the session last published; safe from any thread."""
+        return self.session.snapshot
+
+    def now(self) -> float:
+        """The loop's clock now."""
+        return self.clock()
+
+    def submit(self, command: Command) -> "Future[Verdict]":
+        """Hand a command from the phone page to the loop; safe from any thread. The
+        future gets the session's verdict at the start of the next step."""
+        request = Request(command)
+        self.posted.put(request)
+        return request.reply
+
     def step(self) -> None:
         """One turn of the loop: presses, a frame, the session, the screen.
 
@@ -87,6 +110,9 @@ class Loop:
         session = self.session
         try:
             for press in self._presses():
+                if isinstance(press, Request):
+                    _answer(press, session, now)
+                    continue
                 if press.action is Action.QUIT:
                     self.quit = True
                     return
@@ -96,7 +122,8 @@ class Loop:
         except CompanionError as error:
             session.say(phrase("something went wrong: {error}", error=error.phrase), now)
         snapshot = session.snapshot
-        view = present(snapshot.state, now, self._camera_view(now))
+        page = self.page() if self.page is not None else None
+        view = present(snapshot.state, now, self._camera_view(now), page=page)
         self.screen.show(view)
         self._show_lights(snapshot, view, now)
 
@@ -138,8 +165,8 @@ class Loop:
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
         self.service.stopping()
 
-    def _presses(self) -> list[Press]:
-        presses = self.screen.presses()
+    def _presses(self) -> list[Press | Request]:
+        presses: list[Press | Request] = list(self.screen.presses())
         while not self.posted.empty():
             presses.append(self.posted.get_nowait())
         return presses
@@ -163,6 +190,18 @@ class Loop:
         if self.camera is not None:
             return self.camera.view(now)
         return CameraView(None, self.camera_note, working=False) if self.camera_note else None
+
+
+def _answer(request: Request, session: Session, now: float) -> None:
+    """Act on a request and hand its verdict back; an error is the verdict's reason,
+    and a request its asker gave up on (cancelled) is left alone."""
+    if not request.reply.set_running_or_notify_cancel():
+        return
+    try:
+        verdict = session.command(request.command, now)
+    except CompanionError as error:
+        verdict = Verdict(session.snapshot.version, error.phrase)
+    request.reply.set_result(verdict)
 
 
 def _status(phase: Phase, problem: bool) -> Status:

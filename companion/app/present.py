@@ -43,12 +43,15 @@ from companion.rules import Game, RoundScore
 from companion.wording import number_word
 
 
-def present(state: SessionState, now: float, camera: CameraView | None) -> ScreenView:
-    """The screen for the session as it stands at `now`, in the table's language."""
+def present(
+    state: SessionState, now: float, camera: CameraView | None, page: str | None = None
+) -> ScreenView:
+    """The screen for the session as it stands at `now`, in the table's language;
+    `page` is the phone page's address, shown as a QR code (None: no page)."""
     words = translations(state.language)
     shown = _camera(camera, words)
     if state.setting_up:
-        return _setting_up(state, now, shown, words)
+        return _setting_up(state, now, shown, words, page)
     game, at = state.game, state.at
     return ScreenView(
         title=_title(state).render(words),
@@ -67,6 +70,8 @@ def present(state: SessionState, now: float, camera: CameraView | None) -> Scree
         winner=_winner(state, words) if isinstance(at, Winner) else None,
         target=game.ruleset.target,
         more_notices=phrase("+{n} more").render(words),
+        page=page,
+        page_caption=_page_caption(words),
     )
 
 
@@ -89,7 +94,11 @@ def scorer_colours(state: SessionState, scorer: str) -> tuple[RGB, ...]:
 
 
 def _setting_up(
-    state: SessionState, now: float, camera: CameraView | None, words: Translations
+    state: SessionState,
+    now: float,
+    camera: CameraView | None,
+    words: Translations,
+    page: str | None,
 ) -> ScreenView:
     """A setup step: the step's own view, its question as the headline; no track (the
     game is not there yet), and the step's messages are among its problems."""
@@ -119,7 +128,14 @@ def _setting_up(
         setup=step,
         target=None,
         more_notices=phrase("+{n} more").render(words),
+        page=page,
+        page_caption=_page_caption(words),
     )
+
+
+def _page_caption(words: Translations) -> str:
+    """What the phone page's QR code is for, said under it."""
+    return phrase("Follow the game on your phone").render(words)
 
 
 def _camera(camera: CameraView | None, words: Translations) -> CameraView | None:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.actions import Action, Press
+from companion.app.commands import Command, Correct, GiveUp, SetUp, Verdict
 from companion.app.draft import Draft
 from companion.app.editor import RoundEditor
 from companion.app.events import Event, Named, Pressed, Said, Seen, TableLost, Ticked
@@ -33,6 +34,7 @@ from companion.app.states import (
     Editing,
     Guards,
     Hop,
+    PhaseState,
     Proposal,
     SessionState,
     SetupStep,
@@ -46,7 +48,7 @@ from companion.app.table import read_table
 from companion.errors import CompanionError, SettingError, error_words
 from companion.journal import Journal, RoundImages, StoredGame
 from companion.language import Language
-from companion.phrases import Phrase, phrase, verbatim
+from companion.phrases import Phrase, phrase, plural, verbatim
 from companion.rules import Game, Reveal, RoundScore, Ruleset
 from companion.vision.records import TableObservation
 
@@ -218,6 +220,24 @@ class Session:
     def name(self, colour: str, name: str, now: float) -> SessionState:
         """A name typed elsewhere for the seat of `colour`, during setup."""
         return self.handle(Named(colour, name, now))
+
+    def command(self, command: Command, now: float) -> Verdict:
+        """Act on a command from the phone page; the verdict says why nothing was done
+        when the table refused it (a press is never refused: it does what it does)."""
+        before = self._snapshot
+        refused: Phrase | None = None
+        match command:
+            case Press():
+                after = self._next(before.state, Pressed(command, now))
+            case SetUp():
+                after, refused = self.steps.set_up(before.state, command, now)
+            case Correct():
+                after, refused = self._correct(before.state, command, now)
+            case GiveUp():
+                after, refused = self._give_up(before.state, now)
+        if after != before.state:
+            self._snapshot = Snapshot(before.version + 1, after)
+        return Verdict(self._snapshot.version, refused)
 
     def _next(self, state: SessionState, event: Event) -> SessionState:
         """The transition: the state that follows `event` in `state`."""
@@ -457,6 +477,54 @@ class Session:
         return _say(
             left, phrase("game {number} given up; it stays in the journal", number=number), now
         )
+
+    def _give_up(self, state: SessionState, now: float) -> tuple[SessionState, Phrase | None]:
+        """Abandon the game in progress without the table's question."""
+        at = state.at
+        if isinstance(at, Abandoning):
+            at = at.opened_from
+        if state.game_id is None or state.game.outcome is not None or state.setting_up:
+            return state, phrase("there is no game in progress to give up")
+        if not isinstance(at, Waiting | Proposal | Clearing | Editing):
+            return state, phrase("there is no game in progress to give up")
+        left = self._abandon_press(state, Abandoning(at), Press(Action.CONFIRM), now)
+        if left.game_id is not None:
+            return left, left.says(now)
+        return left, None
+
+    def _correct(
+        self, state: SessionState, command: Correct, now: float
+    ) -> tuple[SessionState, Phrase | None]:
+        """A past round corrected from the page, rescored as the table's editor does."""
+        number, played = command.number, len(state.game.played)
+        if state.game_id is None or state.setting_up:
+            return state, phrase("there is no game in progress to correct")
+        if isinstance(state.at, Editing | Abandoning):
+            return state, phrase("the table is busy with a question: answer it there first")
+        if not 1 <= number <= played:
+            return state, plural(
+                "there is no round {number}: the game has {n} round",
+                "there is no round {number}: the game has {n} rounds",
+                played,
+                number=number,
+            )
+        try:
+            game = self.journal.correct_round(state.game_id, number, command.reveal)
+        except (CompanionError, OSError) as error:
+            return state, error_words(error)
+        at: PhaseState = state.at
+        if game.outcome is not None and not isinstance(at, Winner):
+            at = Winner(now)
+        elif game.outcome is None and isinstance(at, Winner | Proposal):
+            at = Clearing() if state.guards.to_clear else Waiting()
+        corrected = replace(
+            state, at=at, game=game, hop=Hop(dict(state.game.totals), dict(game.totals), now)
+        )
+        words = phrase("round {number} corrected and the game rescored", number=number)
+        corrected = _reread(_say(corrected, words, now))
+        if isinstance(corrected.at, Waiting):
+            corrected = self._propose(corrected, now)
+        return corrected, None
 
     def _open_editor(self, state: SessionState) -> SessionState:
         if state.game_id is None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.actions import Action, Press
+from companion.app.commands import SetUp
 from companion.app.draft import KIT_COLOURS, OPTION_CHOICES, Draft
 from companion.app.lineup import Lineup
 from companion.app.states import (
@@ -209,6 +210,32 @@ class SetupSteps:
             if isinstance(at, Naming) and name not in at.offered:  # offered again if undone
                 state = replace(state, at=replace(at, offered=(name, *at.offered)))
         return with_draft(state, draft.with_name(colour, name))
+
+    def set_up(
+        self, state: SessionState, asked: SetUp, now: float
+    ) -> tuple[SessionState, Phrase | None]:
+        """A setup typed on a phone: the edition, options and names, all taken or, with
+        the reason, none. A new edition moves a table still at the language or edition
+        step on to the seats; one that no longer fits the seats goes back to them."""
+        if not state.setting_up:
+            return state, phrase("the table is not setting up a game: names wait for the next")
+        draft, at = _asked_draft(state.draft, asked), state.at
+        if isinstance(draft, Phrase):
+            return state, draft
+        early = isinstance(at, PickingLanguage | PickingEdition)
+        new_edition = draft.ruleset != state.draft.ruleset
+        if (new_edition and not draft.seats_fit()) or (early and (new_edition or asked.options)):
+            at = TakingSeats(cleared=True)
+        state = replace(state, at=at)
+        if isinstance(at, Choosing):
+            state = self.enter_first(replace(state, draft=draft), at.chosen)
+        else:
+            state = with_draft(state, draft)
+        at = state.at
+        if isinstance(at, Naming):
+            typed = [n for n in dict(draft.names).values() if n not in at.offered]
+            state = replace(state, at=replace(at, offered=(*typed, *at.offered)))
+        return self.keep(state, now), None
 
     def new_group(self, state: SessionState, language: Language, now: float) -> SessionState:
         """From the standings (or an abandoned game): set up a game for a new group."""
@@ -461,6 +488,32 @@ def name_fault(draft: Draft, colour: str, name: str) -> Phrase | None:
     if TEAM_JOINER in name:
         return phrase("a name may not hold {joiner}", joiner=TEAM_JOINER)
     return None
+
+
+def _asked_draft(draft: Draft, asked: SetUp) -> Draft | Phrase:
+    """The draft with what a phone asked for, or why the first part at fault cannot be."""
+    if asked.ruleset is not None and asked.ruleset != draft.ruleset:
+        if asked.ruleset not in RULESETS:
+            return phrase("there is no edition {name}", name=asked.ruleset)
+        draft = replace(draft, ruleset=asked.ruleset, options=())
+    for name, value in asked.options.items():
+        if name not in OPTION_CHOICES:
+            return phrase("there is no option {name}", name=name)
+        draft = draft.with_option(name, value)
+        try:
+            _ = draft.rules
+        except CompanionError as error:
+            return error.phrase
+    for colour, name in asked.names.items():
+        if colour not in draft.seats:
+            return phrase("no player sits in {colour}", colour=WORDS.get(colour, colour))
+        if name:
+            fault = name_fault(draft, colour, name)
+            if fault is not None:
+                return fault
+            name = player_name(name)
+        draft = draft.with_name(colour, name)
+    return draft
 
 
 def _count_problem(draft: Draft) -> Phrase:

@@ -4,22 +4,30 @@ With no arguments a group of six sets up a game of Dixit Odyssey on the table's
 screens and plays it to the end; `--all` plays one game of every edition in turn.
 Windowed where there is a display; with `--headless` (and on its own where there is
 none) it prints the progress and, with `--out DIR`, saves a PNG of the screen at each
-phase, the setup's steps included.
+phase, the setup's steps included. The phone page is served as at a café table;
+`--speed 1 --stay` plays at real time and keeps the table up, to follow it on a phone.
 """
 
 import argparse
+import os
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from companion.app.demo import LAYOUT, run_demo
 from companion.app.draft import DEFAULT_RULESET
+from companion.app.loop import Loop
 from companion.app.session import check_auto_confirm
 from companion.cli.each import fail
+from companion.cli.web_options import add_web_options, check_web, open_listener, serve
+from companion.closing import Closing
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
-from companion.errors import CompanionError, PlayerCountError
+from companion.errors import CompanionError, PlayerCountError, SettingError
 from companion.journal import Journal, default_journal_path
 from companion.language import Language, find_language
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.web.server import Listener
 
 HEADLESS_OUT = Path("demo-screens")
 """Where a headless demo saves its screens when not told."""
@@ -86,6 +94,24 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         metavar="SECONDS",
         help="seconds a proposal waits before it confirms itself (default 2)",
     )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        metavar="TIMES",
+        help="how many times faster than real time to play (default: as fast as it goes "
+        "headless, real time in a window)",
+    )
+    parser.add_argument(
+        "--stay",
+        action="store_true",
+        help="keep the table and its phone page up after the last game, until Ctrl-C",
+    )
+    parser.add_argument(
+        "--phone-names",
+        action="store_true",
+        help="the group types no names at the table: they wait for the phone page's",
+    )
+    add_web_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -95,6 +121,9 @@ def run(args: argparse.Namespace) -> int:
         rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
         counts = [_players(r, args.players) for r in rulesets]
         check_auto_confirm(args.auto_confirm)
+        check_web(args)
+        if args.speed is not None and not 0 < args.speed < float("inf"):
+            raise SettingError(f"--speed must be more than 0, not {args.speed}")
         mode = choose_mode("headless" if args.headless else args.display)
         if mode is DisplayMode.HEADLESS and args.out is None:
             args.out = HEADLESS_OUT
@@ -102,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
         journal, recovered = Journal.open_or_recover(path)
     except CompanionError as err:
         return fail("demo", err)
-    with journal:
+    with journal, ExitStack() as stack:
+        listener = open_listener(args, "demo")
+        if listener is not None:
+            stack.callback(listener.close)
         if recovered:
             print(f"demo: {recovered}")
         if args.out is not None:
@@ -122,9 +154,17 @@ def run(args: argparse.Namespace) -> int:
                     out=out,
                     auto_confirm=args.auto_confirm,
                     rounds=args.rounds,
+                    page=listener.address if listener is not None else None,
+                    serve=_server(listener, path),
+                    speed=args.speed,
+                    stay=args.stay and index == len(rulesets),
+                    phone_names=args.phone_names,
                 )
             except CompanionError as err:
                 return fail("demo", err)
+            except KeyboardInterrupt:
+                print("demo: stopped")
+                return 0
             ended = "over" if result.finished else "stopped"
             print(
                 f"demo: game {result.game_id} {ended} after {result.rounds} rounds; "
@@ -142,6 +182,13 @@ def run(args: argparse.Namespace) -> int:
                 f"demo: export with: companion history --journal {path} {result.game_id} --export"
             )
     return 0
+
+
+def _server(listener: Listener | None, journal: Path) -> Callable[[Loop], Closing | None] | None:
+    """What starts the phone page for a game's loop, if there is a page."""
+    if listener is None:
+        return None
+    return lambda loop: serve(listener, loop, journal, os.environ, "demo")
 
 
 def _players(ruleset: Ruleset, wanted: int | None) -> int:

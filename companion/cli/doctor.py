@@ -9,18 +9,19 @@ allowed), 1 when a check failed, and 2 for options that make no sense.
 import argparse
 import functools
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
 from companion.cli.parts import add_part_options, read_parts
-from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding
+from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding, staff_pin_finding
 from companion.doctor import Probes, Settings, examine, exit_status, finding_lines, summary
-from companion.doctor.findings import EXIT_FAILED, TITLE, Finding
+from companion.doctor.findings import EXIT_FAILED, OPTIONS, TITLE, Finding
 from companion.doctor.settings import FRAMES
 from companion.errors import CompanionError
 from companion.journal import default_journal_path
-from companion.service_options import OPTIONS_VARIABLE
+from companion.service_options import OPTIONS_VARIABLE, STAFF_PIN_VARIABLE
 from companion.sources.registry import SOURCE_FORMS, check_source
 from companion.statedir import default_calibration_path
 from companion.vision.decode import DECODERS, make_decoder
@@ -63,7 +64,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         type=Path,
         default=DEFAULT_OPTIONS_FILE,
         help=f"the service's options file, whose {OPTIONS_VARIABLE} is checked as play "
-        f"would check it (default {DEFAULT_OPTIONS_FILE})",
+        f"would check it, and its {STAFF_PIN_VARIABLE} (default {DEFAULT_OPTIONS_FILE})",
     )
     parser.set_defaults(run=run)
 
@@ -78,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
     print(TITLE, flush=True)
     findings: list[Finding] = []
     try:
-        options = functools.partial(options_finding, args.options_file)
-        for finding in examine(settings, Probes(say=_say, table_options=options)):
+        for finding in _findings(settings, args.options_file):
             print(finding_lines(finding), flush=True)
             findings.append(finding)
     except KeyboardInterrupt:
@@ -87,6 +87,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     print(summary(findings), flush=True)
     return exit_status(findings)
+
+
+def _findings(settings: Settings, options_file: Path) -> Iterator[Finding]:
+    """Every check's finding in order, the staff PIN's next to the options', as the
+    same file holds both."""
+    options = functools.partial(options_finding, options_file)
+    for finding in examine(settings, Probes(say=_say, table_options=options)):
+        yield finding
+        if finding.check == OPTIONS:
+            yield staff_pin_finding(options_file)
 
 
 def _say(message: str) -> None:

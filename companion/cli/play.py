@@ -25,6 +25,7 @@ from companion.app.session import Session, Settings, check_auto_confirm, no_pict
 from companion.cli.each import EXIT_BAD_INPUT, fail
 from companion.cli.numbers import whole_number
 from companion.cli.parts import add_part_options, read_parts
+from companion.cli.web_options import add_web_options, check_web, open_listener, serve
 from companion.controls.buttons import Buttons
 from companion.controls.light import StatusLight
 from companion.controls.pins import quiet_gpio
@@ -131,6 +132,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     )
     parser.add_argument("--display", choices=DISPLAY_MODES)
     add_part_options(parser, "use")
+    add_web_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -202,6 +204,7 @@ def check_options(args: argparse.Namespace) -> None:
     check_auto_confirm(args.auto_confirm)
     choose_mode(args.display)
     _language(args)
+    check_web(args)
     if args.players:
         lineup = _lineup(args.players)
         Game.start(ruleset, lineup.names, lineup.names[0])
@@ -249,6 +252,9 @@ def _loop(
     if strip is not None:
         stack.callback(strip.close)
     screen = stack.enter_context(Screen(mode=choose_mode(args.display)))
+    listener = open_listener(args, NAME)
+    if listener is not None:
+        stack.callback(listener.close)
     start = time.monotonic()
     loop = Loop(
         session,
@@ -259,7 +265,12 @@ def _loop(
         light=light,
         strip=strip,
         service=service,
+        page=listener.address if listener is not None else None,
     )
+    if listener is not None:
+        server = serve(listener, loop, journal.path, os.environ, NAME)
+        if server is not None:
+            stack.callback(server.close)
     if button_pins is not None:
         buttons = _optional(lambda: Buttons(button_pins, loop.post), "buttons")
         if buttons is not None:

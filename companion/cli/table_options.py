@@ -7,6 +7,9 @@ table from starting; the table shows it on its screen, and `companion doctor` na
 it too, with the same words, so a café owner at a terminal finds it without reading
 the service's log. The options are checked as the service would run them: with the
 service's state folder, not the doctor's, deciding whether a game can be resumed.
+
+The same file holds the staff PIN of the phone page (`COMPANION_STAFF_PIN`), which the
+doctor reads with the same parser: without a usable PIN the staff tools are off.
 """
 
 import argparse
@@ -21,10 +24,15 @@ from companion.service_options import (
     GAME_OPTIONS,
     OPTIONS_FILE,
     OPTIONS_VARIABLE,
+    PIN_DIGITS,
+    STAFF_PIN_VARIABLE,
+    pin_problem,
 )
 
 DEFAULT_OPTIONS_FILE = Path(OPTIONS_FILE)
 """Where the service's options are on a table installed by hardware/install."""
+STAFF_PIN = "staff PIN"
+"""The doctor's check of the staff PIN in the options file, reported after the options'."""
 SERVICE_OPTIONS = ("--display", "fullscreen")
 """What the service's command line adds before the file's options."""
 _SYSTEMD_SPACE = " \t\n\r"
@@ -69,14 +77,27 @@ def read_options_file(path: Path) -> tuple[str, ...] | None:
     gives the words `--players` and `Ann Lee=red`. The last assignment counts; one
     whose name is not exactly the variable's (`export COMPANION_PLAY_OPTIONS=...`)
     is ignored, as systemd ignores it."""
+    value = _last_assignment(path, OPTIONS_VARIABLE)
+    return None if value is None else systemd_words(value)
+
+
+def read_staff_pin(path: Path) -> str | None:
+    """The staff PIN `path` gives the service, as `EnvironmentFile=` reads it (the
+    service takes it from its environment, unsplit); None when the file sets none."""
+    return _last_assignment(path, STAFF_PIN_VARIABLE)
+
+
+def _last_assignment(path: Path, variable: str) -> str | None:
+    """The value the environment file `path` gives `variable` (its last assignment, as
+    in systemd); None when it gives none."""
     try:
         text = path.read_bytes().decode("utf-8")  # "\r" ends a line, as in systemd
     except (OSError, UnicodeDecodeError) as err:
         raise UnreadableFileError(f"{path}: cannot be read ({err})") from err
     found = None
     for name, value in env_file_assignments(text):
-        if name == OPTIONS_VARIABLE:
-            found = systemd_words(value)
+        if name == variable:
+            found = value
     return found
 
 
@@ -251,3 +272,28 @@ def options_finding(path: Path) -> Finding:
             "auto-confirm); then: sudo systemctl restart dixit-companion",
         )
     return Finding(Status.OK, OPTIONS, f"{' '.join(words) or 'defaults'} ({path}{default})")
+
+
+def staff_pin_finding(path: Path) -> Finding:
+    """Whether the options file in `path` gives the phone page a staff PIN it can use:
+    a warning, not a failure, since the table plays without its staff tools. The PIN
+    itself is never shown."""
+    if not path.exists():
+        return Finding(
+            Status.SKIP, STAFF_PIN, f"no {path}: the table is not installed as a service"
+        )
+    try:
+        pin = read_staff_pin(path)
+    except CompanionError as err:
+        return Finding(Status.SKIP, STAFF_PIN, f"not checked: {err}")
+    problem = pin_problem(pin)
+    if problem is not None:
+        return Finding(
+            Status.WARN,
+            STAFF_PIN,
+            f"{problem} ({STAFF_PIN_VARIABLE} in {path}): staff tools on the phone page are off",
+            f"set {STAFF_PIN_VARIABLE}=... to {PIN_DIGITS[0]} to {PIN_DIGITS[-1]} digits in "
+            f"{path} (hardware/install makes a random one), then: "
+            "sudo systemctl restart dixit-companion",
+        )
+    return Finding(Status.OK, STAFF_PIN, f"{len(pin or '')} digits ({path})")

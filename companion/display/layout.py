@@ -17,6 +17,10 @@ COMPACT_TRACK_HEIGHTS = (168, 120)
 """Lower design heights the track steps down to, in turn, when a round's points need
 the room (their table then shows every total): a few fixed steps, so that the track
 does not change size with every proposal."""
+MARGIN = 12
+"""Design space between the screen's edges and what is drawn."""
+GAP = 10
+"""Design space between parts."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +38,8 @@ class Frame:
 def frame(size: tuple[int, int], s: Scale, has_buttons: bool) -> Frame:
     """The header, body and button row of a surface of `size`."""
     width, height = size
-    margin = s(12)
-    gap = s(10)
+    margin = s(MARGIN)
+    gap = s(GAP)
     top = pygame.Rect(margin, margin, width - 2 * margin, header.height(s))
     bottom = height - margin
     buttons = None
@@ -68,3 +72,22 @@ def split_top(area: pygame.Rect, height: int, gap: int) -> tuple[pygame.Rect, py
     rest_top = band.bottom + gap
     rest = pygame.Rect(area.x, rest_top, area.width, max(0, area.bottom - rest_top))
     return band, rest
+
+
+def split_right(area: pygame.Rect, width: int, gap: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """`area` less a column `width` wide at its right, and that column."""
+    width = min(width, area.width)
+    column = pygame.Rect(area.right - width, area.y, width, area.height)
+    rest = pygame.Rect(area.x, area.y, max(0, column.x - gap - area.x), area.height)
+    return rest, column
+
+
+def strip(size: tuple[int, int], width: int, s: Scale) -> tuple[pygame.Rect, pygame.Rect]:
+    """A surface of `size` cut for a strip `width` wide down its right edge: the part
+    where the screen is drawn as usual (its own margin is the gap to the strip), and
+    the strip, within the surface's margins."""
+    full_width, height = size
+    margin, gap = s(MARGIN), s(GAP)
+    column = pygame.Rect(full_width - margin - width, margin, width, height - 2 * margin)
+    rest = pygame.Rect(0, 0, max(0, column.x - gap + margin), height)
+    return rest, column

@@ -6,6 +6,12 @@ and touches are looked up in the map of the frame last shown, so a touch always
 means what the player saw under their finger. A touch or click held for
 `ABANDON_TOUCH_SECONDS` where there is no button asks to give up the game when let go:
 the touch screen's long hold, as the Confirm button has its own.
+
+The phone page's QR code: the playing and winner screens give it a place of their own,
+but the setup steps and the round editor draw from their part of the view alone, so
+the screen draws them in all but a strip down its right edge, the code in the strip
+(large, with its words, while a game is set up; small in the corner while a round is
+edited).
 """
 
 import enum
@@ -18,6 +24,7 @@ import pygame
 
 from companion.actions import Action, Press
 from companion.closing import Closing
+from companion.display import layout, qr, theme
 from companion.display.hitmap import HitMap
 from companion.display.render import render
 from companion.display.view import ScreenView
@@ -130,7 +137,7 @@ class Screen(Closing):
 
     def show(self, view: ScreenView) -> None:
         """Draw `view` and put it on the display."""
-        self._hits = render(view, self.surface)
+        self._hits = _drawn(view, self.surface)
         if self._offscreen is None:
             pygame.display.flip()
 
@@ -187,6 +194,24 @@ class Screen(Closing):
             return
         self._closed = True
         pygame.display.quit()
+
+
+def _drawn(view: ScreenView, surface: pygame.Surface) -> HitMap:
+    """`view` over the whole of `surface`, the page's code in a strip of its own where
+    the part of the screen drawn cannot make room for it; the touchable areas."""
+    if view.page is None or (view.setup is None and view.editor is None):
+        return render(view, surface)
+    s = theme.scale_for(surface.get_height())
+    large = view.setup is not None
+    width = qr.large_side(view.page, s) if large else qr.small_side(view.page, s)
+    rest, column = layout.strip(surface.get_size(), width, s)
+    surface.fill(theme.BACKGROUND)
+    hits = render(view, surface.subsurface(rest))
+    if large:
+        qr.draw_block(surface, column, view.page, view.page_caption, s, panel=False)
+    else:
+        qr.draw_code(surface, column, view.page, qr.SMALL_LEAST_MODULE)
+    return hits
 
 
 def _finger(event: pygame.event.Event) -> Hashable:

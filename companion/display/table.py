@@ -29,6 +29,10 @@ the points give way to the notices and the scoreboard.
 Names are kept whole too where any arrangement allows it (a long one wraps to two
 lines): a name cut short is accepted only when no arrangement, and for the last
 round not even its points alone, can show every name.
+
+When there is a phone page, its small QR code stands at the right end of the track's
+band, in the top right corner of the body: the track gives it its width (every
+arrangement's track is at least as high as the code), and nothing else moves.
 """
 
 import dataclasses
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import breakdown, camera, layout, notices, scoreboard, track
+from companion.display import breakdown, camera, layout, notices, qr, scoreboard, track
 from companion.display.hitmap import Box, box
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
@@ -82,6 +86,8 @@ class Parts:
     """Whether `points` shows the totals too (there is then no scoreboard)."""
     reasons: bool = True
     """Whether `points` shows the reasons, or only the points."""
+    page: Box | None = None
+    """The phone page's QR code, when there is a page."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,8 @@ class _Shape:
     notices: tuple[Notice, ...]
     camera: bool
     camera_working: bool
+    page: int = 0
+    """The side of the phone page's QR code; 0 when there is no page."""
 
 
 def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> None:
@@ -113,6 +121,8 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
         shown = points if parts.reasons else _without_reasons(points)
         totals = view.rabbits if parts.merged else ()
         breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals)
+    if parts.page is not None and view.page is not None:
+        qr.draw_code(surface, pygame.Rect(parts.page), view.page, qr.SMALL_LEAST_MODULE)
 
 
 def arrange(body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> Parts:
@@ -124,6 +134,7 @@ def arrange(body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> Parts:
         view.notices,
         view.camera is not None,
         view.camera is None or view.camera.working,
+        qr.small_side(view.page, s) if view.page is not None else 0,
     )
     return _arrange(box(body), s, gap, shape)
 
@@ -190,8 +201,12 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
 def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shape: _Shape) -> Parts:
     """Where the parts go in `area` when the screen is shared as `arrangement` says."""
     band, lower = layout.split_top(area, s(arrangement.track), gap)
+    page = None
+    if shape.page:
+        band, corner = layout.split_right(band, shape.page, gap)
+        page = box(pygame.Rect(corner.topleft, (corner.width, min(shape.page, corner.height))))
     if lower.height <= 0:
-        return Parts(box(band), None, None, None, None, arrangement.merged)
+        return Parts(box(band), None, None, None, None, arrangement.merged, page=page)
     listed: pygame.Rect | None = None
     if shape.notices and arrangement.track < layout.TRACK_HEIGHT:
         band, listed = layout.split_columns(band, BESIDE_COMPACT_TRACK, gap)
@@ -214,6 +229,7 @@ def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shap
         None if listed is None else box(listed),
         None if picture is None else box(picture),
         arrangement.merged,
+        page=page,
     )
 
 

@@ -238,3 +238,7 @@ class ScreenView:
     """The winning score, marked on the track when it is a score to reach."""
     more_notices: str = "+{n} more"
     """The last line of the notices when not all fit, `{n}` being how many are left out."""
+    page: str | None = None
+    """The phone page's address, shown as a QR code; None when there is no page."""
+    page_caption: str = "Follow the game on your phone"
+    """The words under the page's large QR code (setup and winner screens)."""

@@ -1,12 +1,15 @@
 """The end of the game: the winners' names large, why the game ended, the final
 standings with places (shared places for equal totals), and the track still shown
-above so everyone sees where the rabbits finished.
+above so everyone sees where the rabbits finished. When there is a phone page, its
+large QR code stands at the right of the standings, where players look at the end of a
+game and may look up its rounds on their phones; the winners' panel gives it the room,
+the standings keep theirs.
 """
 
 import pygame
 
 from companion.colours import RGB
-from companion.display import fonts, layout, paint, theme, track
+from companion.display import fonts, layout, paint, qr, theme, track
 from companion.display.theme import Scale
 from companion.display.view import ScreenView, WinnerView
 
@@ -29,6 +32,10 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
     if view.winner is None or lower.height <= 0:
         return
     left, right = layout.split_columns(lower, (0.5, 0.5), gap)
+    if view.page is not None:
+        rest, column = layout.split_right(lower, qr.block_width(view.page, s), gap)
+        left, right = layout.split_right(rest, right.width, gap)
+        qr.draw_block(surface, column, view.page, view.page_caption, s)
     _winners(surface, left, view.winner, s)
     _standings(surface, right, view.winner, s)
 

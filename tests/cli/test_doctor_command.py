@@ -8,7 +8,8 @@ import pytest
 from gpiozero import Device
 
 from companion.cli import main
-from companion.doctor.findings import CHECKS, TITLE
+from companion.cli.table_options import STAFF_PIN
+from companion.doctor.findings import CHECKS, OPTIONS, TITLE
 from tests.doctor.tables import board_image, calibration_file, folder_of
 
 
@@ -19,7 +20,9 @@ def table(tmp_path: Path) -> list[str]:
     calibration = calibration_file(tmp_path / "state")
     journal = tmp_path / "state" / "journal.sqlite"
     options = tmp_path / "dixit-companion"
-    options.write_text('COMPANION_PLAY_OPTIONS="--language fr"\n', encoding="utf-8")
+    options.write_text(
+        'COMPANION_PLAY_OPTIONS="--language fr"\nCOMPANION_STAFF_PIN=482913\n', encoding="utf-8"
+    )
     return [
         "doctor",
         "--options-file",
@@ -41,7 +44,9 @@ def test_a_sound_table_prints_every_check_and_exits_0(
     assert main(table) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == TITLE
-    assert [line[6:].split("  ")[0] for line in out[1:-1]] == list(CHECKS)
+    after_options = CHECKS.index(OPTIONS) + 1
+    checks = [*CHECKS[:after_options], STAFF_PIN, *CHECKS[after_options:]]
+    assert [line[6:].split("  ")[0] for line in out[1:-1]] == checks
     assert out[-1] == "no problems, no warnings (two checks skipped)"
 
 

@@ -1,0 +1,70 @@
+"""What the phone page asks of the table, as frozen records, and the table's answer.
+
+The web server never touches the game: it posts one of these to the loop's queue,
+as the buttons post presses, and waits for the `Verdict` the loop hands back once
+the session has acted on it. A press from the page (confirm, undo, next) is a plain
+`Press`; the rest are the things only the page can ask in one go: a setup typed on a
+phone, a past round corrected, the game given up without the table's question.
+"""
+
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from companion.actions import Press
+from companion.phrases import Phrase
+from companion.rules import Reveal
+
+
+@dataclass(frozen=True)
+class SetUp:
+    """The game being set up at the table, as typed on a phone: any part may be left
+    out (None or empty), and what is given is checked whole before any of it is taken."""
+
+    ruleset: str | None = None
+    """The edition's registry name."""
+    options: Mapping[str, int | None] = field(default_factory=dict)
+    """Options to set, by name (None: no limit)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Names for the seats, by kit colour (empty: the colour's own name again)."""
+
+
+@dataclass(frozen=True)
+class Correct:
+    """A past round of the game in progress, as it truly lay: the game is rescored from
+    it, with the same rules as the table's editor."""
+
+    number: int
+    """The round (1 for the first)."""
+    reveal: Reveal
+    """What lay on the table."""
+
+
+@dataclass(frozen=True)
+class GiveUp:
+    """Abandon the game in progress at once (the staff asked, behind the PIN): it stays
+    in the journal, marked abandoned, and the table goes back to setting up."""
+
+
+Command = Press | SetUp | Correct | GiveUp
+"""Anything the page can ask of the table."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What came of a command: the snapshot it left, and why it was refused, if it was."""
+
+    version: int
+    """The snapshot's version once the command was handled."""
+    refused: Phrase | None = None
+    """Why nothing was done, in words for the page; None when it was done."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """A command on its way to the loop, with where its verdict goes."""
+
+    command: Command
+    """What is asked."""
+    reply: "Future[Verdict]" = field(default_factory=Future, compare=False)
+    """Set by the loop once the session has acted on it."""

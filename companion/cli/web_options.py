@@ -1,0 +1,82 @@
+"""The phone page's options, shared by `companion play` and `companion demo`.
+
+The page is on by default, on every address of the machine at port 8080; `--web
+HOST:PORT` moves it and `--no-web` switches it off. A page that cannot start (the
+port is taken) never stops the game: the command says why on stderr and the table
+plays on without it. The staff PIN comes from the environment (the service reads
+it from `/etc/default/dixit-companion`), never from the command line, where any
+user of the machine could read it.
+"""
+
+import argparse
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from companion.app.loop import Loop
+from companion.errors import CompanionError
+from companion.service_options import STAFF_PIN_VARIABLE, pin_problem
+from companion.web.address import DEFAULT_HOST, DEFAULT_PORT, Listen, parse_listen
+from companion.web.server import Listener, WebServer
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """`--web HOST:PORT` and `--no-web`."""
+    web = parser.add_mutually_exclusive_group()
+    web.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help=f"serve the phone page there (default {DEFAULT_HOST}:{DEFAULT_PORT}: every "
+        "address of this machine; the table shows its address as a QR code)",
+    )
+    web.add_argument("--no-web", action="store_true", help="no phone page")
+
+
+def check_web(args: argparse.Namespace) -> Listen | None:
+    """Where the page is to listen, or None with `--no-web`; `SettingError` for a
+    `--web` that is not an address."""
+    if args.no_web:
+        return None
+    return parse_listen(args.web) if args.web is not None else Listen(DEFAULT_HOST, DEFAULT_PORT)
+
+
+def open_listener(args: argparse.Namespace, command: str) -> Listener | None:
+    """The page's socket, or None (said on stderr) when it cannot be opened."""
+    listen = check_web(args)
+    if listen is None:
+        return None
+    try:
+        return Listener(listen)
+    except CompanionError as err:
+        print(f"companion {command}: no phone page: {err}", file=sys.stderr, flush=True)
+        return None
+
+
+def serve(
+    listener: Listener,
+    loop: Loop,
+    journal: Path,
+    environ: Mapping[str, str],
+    command: str,
+) -> WebServer | None:
+    """The page served for `loop`, or None (said on stderr) when it did not start. The
+    staff PIN is the environment's; without a usable one the staff tools are off,
+    and stderr says so."""
+    pin = environ.get(STAFF_PIN_VARIABLE)
+    problem = pin_problem(pin)
+    if problem is not None:
+        print(
+            f"companion {command}: staff tools on the phone page are off: {problem} "
+            f"(set {STAFF_PIN_VARIABLE})",
+            file=sys.stderr,
+            flush=True,
+        )
+    try:
+        server = WebServer(listener, loop, journal, pin, loop.session.settings.slots)
+        server.start()
+    except CompanionError as err:
+        print(f"companion {command}: no phone page: {err}", file=sys.stderr, flush=True)
+        return None
+    address = listener.address() or f"port {listener.address.port} (no network yet)"
+    print(f"companion {command}: phone page at {address}", file=sys.stderr, flush=True)
+    return server

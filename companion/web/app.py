@@ -1,0 +1,90 @@
+"""The phone page's web application: its routes, and the live stream beside them.
+
+Reading is open to anyone on the café's network (`reading`); every change passes the
+door (`door`) and goes to the loop as a command (`changes`). The live stream renders
+the page's live part once per new snapshot for every phone following (`live`).
+"""
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+from companion.app.present import present
+from companion.app.states import Snapshot
+from companion.phrases import phrase
+from companion.web import changes, reading
+from companion.web.documents import state_document
+from companion.web.door import guarded
+from companion.web.live import Live, update
+from companion.web.site import Refused, Site, error_page, refusal
+
+
+def make_app(site: Site) -> ASGIApp:
+    """The web application for one table."""
+    live = Live(site.table.snapshot, lambda snap: live_update(site, snap))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(live.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    def route(
+        path: str,
+        handler: Callable[[Site, Request], Awaitable[Response]],
+        *,
+        post: bool = False,
+        page: bool = False,
+    ) -> Route:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await handler(site, request)
+            except Refused as refused:
+                return error_page(site, refused) if page else refusal(site, refused)
+
+        return Route(path, endpoint, methods=["POST"] if post else ["GET", "HEAD"])
+
+    async def events(site: Site, request: Request) -> Response:
+        if live.full():
+            raise Refused(503, phrase("too many phones follow this table: try again soon"))
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(live.follow(), media_type="text/event-stream", headers=headers)
+
+    routes = [
+        route("/", reading.table_page, page=True),
+        route("/games", reading.games_page, page=True),
+        route("/games/{game}", reading.game_page, page=True),
+        route("/setup", reading.setup_page, page=True),
+        route("/staff", reading.staff_page, page=True),
+        route("/static/{name}", reading.static_file),
+        route("/events", events),
+        route("/api/state", reading.api_state),
+        route("/api/games", reading.api_games),
+        route("/api/games/{game}", reading.api_game),
+        route("/api/games/{game}/export", reading.api_export),
+        route("/api/games/{game}/export.csv", reading.api_csv),
+        route("/api/games/{game}/export.zip", reading.api_zip),
+        route("/api/games/{game}/rounds/{number}/{picture}", reading.api_picture),
+        route("/staff/login", changes.log_in, post=True),
+        route("/staff/logout", changes.log_out, post=True),
+        route("/api/setup", changes.api_setup, post=True),
+        route("/api/actions", changes.api_actions, post=True),
+        route("/api/games/{game}/rounds/{number}", changes.api_correct, post=True),
+    ]
+    return guarded(Starlette(routes=routes, lifespan=lifespan), site)
+
+
+def live_update(site: Site, snapshot: Snapshot) -> str:
+    """The live stream's update for a snapshot: its version, HTML and state."""
+    now = site.table.now()
+    view = present(snapshot.state, now, None)
+    state = state_document(snapshot, now)
+    return update(snapshot.version, site.pages.live(view, state, snapshot.state.language), state)

@@ -1,0 +1,121 @@
+"""The routes that change something: the staff's log in, a setup typed on a phone, a
+press from the staff page, a corrected round.
+
+Each passes the door (`door.json_body`: JSON, bounded, CSRF, the staff's ticket
+unless the table is setting up a game), is checked for its types and, for a round,
+by the rules, then posted to the loop as a command; the loop's verdict is the answer.
+"""
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from companion.actions import Action, Press
+from companion.app.commands import Command, Correct, GiveUp, SetUp
+from companion.errors import GameFileError, RulesError
+from companion.gamefile import parse_round
+from companion.phrases import phrase
+from companion.web.door import json_body, raw_body
+from companion.web.site import Refused, Site, json_response, path_number
+from companion.web.staff import STAFF_COOKIE, TICKET_SECONDS, Refusal
+
+VERDICT_SECONDS = 5.0
+"""How long a change waits for the loop's verdict before the phone is told the table
+is busy (a loop that hangs is restarted by the watchdog)."""
+
+_ACTIONS: dict[str, Command] = {
+    "confirm": Press(Action.CONFIRM),
+    "undo": Press(Action.UNDO),
+    "next": Press(Action.NEXT),
+    "abandon": GiveUp(),
+}
+"""What `POST /api/actions` may ask for."""
+_SETUP_KEYS = {"ruleset", "options", "names"}
+
+
+async def log_in(site: Site, request: Request) -> Response:
+    body = await json_body(site, request, allowed={"pin"})
+    answer = site.gate.log_in(body.get("pin"))
+    if isinstance(answer, Refusal):
+        raise Refused(answer.status, answer.words, answer.retry_after)
+    response = json_response({"staff": True})
+    response.set_cookie(
+        STAFF_COOKIE, answer, max_age=int(TICKET_SECONDS), httponly=True, samesite="strict"
+    )
+    return response
+
+
+async def log_out(site: Site, request: Request) -> Response:
+    await json_body(site, request, allowed=set())
+    response = json_response({"staff": False})
+    response.delete_cookie(STAFF_COOKIE, httponly=True, samesite="strict")
+    return response
+
+
+async def api_setup(site: Site, request: Request) -> Response:
+    setting_up = site.table.snapshot().state.setting_up
+    body = await json_body(site, request, allowed=_SETUP_KEYS, staff=not setting_up)
+    return await submit(site, setup_command(body))
+
+
+async def api_actions(site: Site, request: Request) -> Response:
+    body = await json_body(site, request, allowed={"action"}, staff=True)
+    asked = body.get("action")
+    command = _ACTIONS.get(asked) if isinstance(asked, str) else None
+    if command is None:
+        raise Refused(
+            422, phrase("the action must be one of: {actions}", actions=", ".join(_ACTIONS))
+        )
+    return await submit(site, command)
+
+
+async def api_correct(site: Site, request: Request) -> Response:
+    game_id, number = path_number(request, "game"), path_number(request, "number")
+    raw = await raw_body(site, request, staff=True)
+    state = site.table.snapshot().state
+    if state.game_id != game_id or state.setting_up:
+        raise Refused(
+            409,
+            phrase(
+                "only the game at the table can be corrected, and game {number} is not",
+                number=game_id,
+            ),
+        )
+    try:
+        reveal = parse_round(raw, number)
+        state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
+    except (GameFileError, RulesError) as error:
+        raise Refused(422, error.phrase) from None
+    return await submit(site, Correct(number, reveal))
+
+
+def setup_command(body: dict[str, Any]) -> SetUp:
+    """A setup from a phone, its types checked (the session checks the values)."""
+    ruleset = body.get("ruleset")
+    options = body.get("options", {})
+    names = body.get("names", {})
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise Refused(422, phrase("the edition must be a name"))
+    if not isinstance(options, dict) or not all(
+        (isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**6) or v is None
+        for v in options.values()
+    ):
+        raise Refused(422, phrase("each option must be a whole number or null"))
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise Refused(422, phrase("each name must be text"))
+    return SetUp(ruleset, dict(options), dict(names))
+
+
+async def submit(site: Site, command: Command) -> Response:
+    """Post a command to the loop and answer with its verdict."""
+    future = site.table.submit(command)
+    try:
+        verdict = await asyncio.wait_for(asyncio.wrap_future(future), VERDICT_SECONDS)
+    except TimeoutError:
+        future.cancel()
+        raise Refused(503, phrase("the table is busy: try again")) from None
+    if verdict.refused is not None:
+        raise Refused(409, verdict.refused)
+    return json_response({"version": verdict.version})

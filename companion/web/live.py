@@ -1,0 +1,91 @@
+"""The live stream: every phone hears of each new snapshot, a few times a second at most.
+
+One task polls the loop's published snapshot (a plain read: the loop never waits on
+it) and, when its version has moved, renders the page's live part once for every
+phone following; each phone keeps only the newest update, so a slow phone skips
+to the latest state instead of queueing the whole evening.
+"""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+
+from companion.app.states import Snapshot
+
+POLL_SECONDS = 0.25
+"""How often the snapshot is looked at: updates at most four times a second."""
+KEEPALIVE_SECONDS = 15.0
+"""A comment line this often keeps idle connections (and café Wi-Fi) open."""
+MAX_FOLLOWERS = 200
+"""Phones following at once; more are refused (a table has a dozen players)."""
+
+
+class Live:
+    """The newest update of the page's live part, handed to every phone following."""
+
+    def __init__(self, snapshot: Callable[[], Snapshot], render: Callable[[Snapshot], str]) -> None:
+        self.snapshot = snapshot
+        """The loop's published snapshot now."""
+        self.render = render
+        """The update a snapshot makes (the JSON of an event's data)."""
+        self._followers: set[asyncio.Queue[str]] = set()
+        self._latest: tuple[int, str] | None = None
+
+    @property
+    def followers(self) -> int:
+        """Phones following now."""
+        return len(self._followers)
+
+    def full(self) -> bool:
+        """Whether no more phones may follow."""
+        return len(self._followers) >= MAX_FOLLOWERS
+
+    async def run(self) -> None:
+        """Watch the snapshot until cancelled, handing each new update out."""
+        while True:
+            if self._followers:
+                self._publish(self.latest())
+            await asyncio.sleep(POLL_SECONDS)
+
+    def latest(self) -> str:
+        """The update for the snapshot now (rendered again only when it moved on)."""
+        snapshot = self.snapshot()
+        if self._latest is None or self._latest[0] != snapshot.version:
+            self._latest = (snapshot.version, self.render(snapshot))
+        return self._latest[1]
+
+    def _publish(self, update: str) -> None:
+        for queue in self._followers:
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(update)
+
+    async def follow(self) -> AsyncIterator[str]:
+        """The stream of one phone, as server-sent event lines: the state now, then
+        every change, with a keep-alive comment when nothing happens."""
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+        self._followers.add(queue)
+        sent = self.latest()
+        try:
+            yield _event(sent)
+            while True:
+                try:
+                    update = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                if update != sent:
+                    sent = update
+                    yield _event(update)
+        finally:
+            self._followers.discard(queue)
+
+
+def _event(data: str) -> str:
+    """One server-sent event; `data` is JSON, so it holds no line break."""
+    return f"data: {data}\n\n"
+
+
+def update(version: int, html: str, state: dict[str, object]) -> str:
+    """An update's data: the version, the live part's HTML, and the state's JSON."""
+    return json.dumps({"version": version, "html": html, "state": state}, ensure_ascii=False)

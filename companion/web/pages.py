@@ -1,0 +1,493 @@
+"""The phone page's HTML: every page the web server sends, in the table's language.
+
+The live part of the table page is drawn from the same `ScreenView` the table's
+screen draws, so a phone says exactly what the table says; the rest comes from the
+state document (`GET /api/state`) and the journal's games. Templates are Jinja2 with
+autoescaping on: a player's name is always text, never markup. Every word a player
+reads goes through the phrase functions (in the templates as in Python), so Babel
+finds it and the page speaks the table's language.
+"""
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from companion.app.draft import OPTION_CHOICES, colour_name
+from companion.app.editor import RoundEditor, RowKind
+from companion.app.present import members, scorer_name
+from companion.app.present_setup import OPTION_WORDS
+from companion.app.setup import EDITIONS, OPTIONS, player_range
+from companion.colours import BY_NAME, COLOURS, RGB
+from companion.display.view import Rabbit, ScreenView
+from companion.journal import DamagedGame, GameStatus, GameSummary, RoundSummary, StoredGame
+from companion.language import Language, translations
+from companion.phrases import (
+    Phrase,
+    Translations,
+    in_context,
+    listing,
+    phrase,
+    plural,
+    verbatim,
+)
+from companion.rules import Game, Reveal, find_ruleset
+
+STATIC: Mapping[str, str] = {
+    "page.css": "text/css; charset=utf-8",
+    "page.js": "text/javascript; charset=utf-8",
+}
+"""The only files the page is served besides its HTML, with their media types."""
+
+_MAKERS: Mapping[str, Callable[..., Phrase]] = {
+    "phrase": phrase,
+    "plural": plural,
+    "in_context": in_context,
+}
+"""The phrase functions the templates call by the same names, so Babel extracts them."""
+
+_KIT_BY_RGB: Mapping[RGB, str] = {colour.rgb: colour.name for colour in COLOURS}
+
+_SPLIT = "\x00"
+"""Stands for a number that the page's script changes inside translated words."""
+
+_STATUS: Mapping[GameStatus, Phrase] = {
+    GameStatus.PLAYING: phrase("in progress"),
+    GameStatus.FINISHED: phrase("finished"),
+    GameStatus.ABANDONED: phrase("abandoned"),
+}
+
+
+def kit(colour: RGB | str | None) -> str:
+    """The CSS class of a kit colour, from its screen RGB or its name ("kit-red"); the
+    page's style sheet holds the twelve colours, so no colour is written inline."""
+    if isinstance(colour, str):
+        return f"kit-{colour}" if colour in BY_NAME else "kit-none"
+    return f"kit-{_KIT_BY_RGB.get(colour, 'none')}" if colour is not None else "kit-none"
+
+
+@dataclass(frozen=True)
+class Split:
+    """Translated words around a number the page's script keeps up to date."""
+
+    before: str
+    number: int
+    after: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """One scorer's part of a round on the game page."""
+
+    scorer: str
+    """The scorer's key in the game's totals (a team is "Ann+Bob")."""
+    name: str
+    """As shown ("Ann + Bob")."""
+    kits: tuple[str, ...]
+    """The members' colour classes."""
+    points: int
+    reasons: tuple[str, ...]
+    """In the table's language."""
+    total: int
+    """The total after the round."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What lay on one slot in a round."""
+
+    number: int
+    owner: str | None
+    owner_kit: str
+    voters: tuple[tuple[str, str], ...]
+    """Who voted for it (name, colour class), one entry per vote."""
+    storytellers: bool
+    """Whether the storyteller's card lay here."""
+    trapped: bool
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One vote dial of the correction form."""
+
+    voter: str
+    label: str
+    """"Ann's vote", or "Ann's vote 2" where the edition gives two dials."""
+    slot: int | None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The staff's correction form of one round, prefilled from the stored round."""
+
+    cards: tuple[tuple[int, str | None], ...]
+    """Every slot of the board with the owner of its card."""
+    votes: tuple[Vote, ...]
+    trap: bool
+    """Whether the edition has a trap."""
+    trapped: int | None
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """One round on the game page."""
+
+    number: int
+    storyteller: str
+    storyteller_kit: str
+    corrected: bool
+    frame: str | None
+    overlay: str | None
+    lines: tuple[Line, ...]
+    slots: tuple[Slot, ...]
+    correction: Correction | None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game in the list of past games."""
+
+    id: int
+    edition: str
+    players: str
+    rounds: str
+    status: str
+    """In words."""
+    state: str
+    """The status's name ("playing"), for the style sheet and the tests."""
+    started: str
+    totals: tuple[tuple[str, int], ...]
+    winners: str
+    damage: str | None = None
+
+
+class Pages:
+    """Renders each page of the phone page; the web server's routes call it."""
+
+    def __init__(self) -> None:
+        self._env = jinja2.Environment(
+            loader=jinja2.PackageLoader("companion.web", "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self._env.globals["kit"] = kit
+        self._env.globals["listing"] = listing
+        folder = resources.files("companion.web").joinpath("static")
+        self._static = {
+            name: (folder.joinpath(name).read_bytes(), media) for name, media in STATIC.items()
+        }
+
+    def static(self, name: str) -> tuple[bytes, str] | None:
+        """The page's style sheet or script with its media type; None for any other name
+        (names are looked up, never made into paths)."""
+        return self._static.get(name)
+
+    def live(self, view: ScreenView, state: dict[str, Any], language: Language) -> str:
+        """The live part of the table page: what the stream sends on every change."""
+        words = translations(language)
+        return self._render(
+            "live.html",
+            language,
+            view=view,
+            state=state,
+            rabbits=_scored(view.rabbits, state),
+            scale=view.target or max((r.total for r in view.rabbits), default=0) or 1,
+            lines=_keys(len(view.proposal.lines) if view.proposal else 0, state),
+            last_lines=_keys(len(view.last_round.lines) if view.last_round else 0, state),
+            countdown=_countdown(view.countdown, words),
+        )
+
+    def table(
+        self,
+        view: ScreenView,
+        state: dict[str, Any],
+        language: Language,
+        *,
+        csrf: str,
+        staff: bool,
+    ) -> str:
+        """`GET /`: the whole table page around its live part."""
+        return self._render(
+            "table.html",
+            language,
+            page="table",
+            csrf=csrf,
+            staff=staff,
+            setting_up=state["setup"] is not None,
+            live=self.live(view, state, language),
+        )
+
+    def games(self, summaries: Sequence[GameSummary | DamagedGame], language: Language) -> str:
+        """`GET /games`: the table's past games, newest first."""
+        words = translations(language)
+        newest = sorted(summaries, key=lambda s: s.id, reverse=True)
+        return self._render(
+            "games.html",
+            language,
+            page="games",
+            csrf="",
+            setting_up=False,
+            games=[_game_line(s, words) for s in newest],
+        )
+
+    def game(
+        self,
+        stored: StoredGame,
+        summary: GameSummary,
+        rounds: Sequence[RoundSummary],
+        language: Language,
+        *,
+        csrf: str,
+        staff: bool,
+        slots: Sequence[int],
+        bgstats: str | None,
+    ) -> str:
+        """`GET /games/ID`: every round with its points, reasons, cards, votes and
+        photos; downloads; the staff's correction forms."""
+        words = translations(language)
+        game = stored.game
+        correctable = staff and stored.status is not GameStatus.ABANDONED
+        pages = [
+            _round_page(stored, kept, words, tuple(slots) if correctable else None)
+            for kept in rounds
+            if 1 <= kept.number <= len(game.played)
+        ]
+        return self._render(
+            "game.html",
+            language,
+            page="game",
+            csrf=csrf,
+            staff=staff,
+            setting_up=False,
+            line=_game_line(summary, words),
+            game_id=stored.id,
+            rounds=list(reversed(pages)),
+            players=game.seating.players,
+            bgstats=bgstats,
+            winners=_names(game, summary.winners),
+        )
+
+    def setup(self, state: dict[str, Any], language: Language, *, csrf: str) -> str:
+        """`GET /setup`: names for the seats the table shows, the edition, the options."""
+        words = translations(language)
+        setup = state["setup"]
+        return self._render(
+            "setup.html",
+            language,
+            page="setup",
+            csrf=csrf,
+            setting_up=setup is not None,
+            setup=setup,
+            editions=[_edition(name, words) for name in EDITIONS],
+            options=[_option(name, setup, words) for name in OPTIONS] if setup else [],
+            colours=[(c.name, colour_name(c.name, language)) for c in COLOURS],
+        )
+
+    def staff(self, state: dict[str, Any], language: Language, *, csrf: str, staff: bool) -> str:
+        """`GET /staff`: the PIN form, or the staff's buttons for the table."""
+        return self._render(
+            "staff.html",
+            language,
+            page="staff",
+            csrf=csrf,
+            staff=staff,
+            setting_up=state["setup"] is not None,
+            state=state,
+        )
+
+    def message(self, title: Phrase, detail: Phrase | str, language: Language, status: int) -> str:
+        """An error page in the page's style: what went wrong and the way back."""
+        words = translations(language)
+        said = detail.render(words) if isinstance(detail, Phrase) else detail
+        return self._render(
+            "message.html",
+            language,
+            page="message",
+            csrf="",
+            setting_up=False,
+            title=title.render(words),
+            detail=said,
+            status=status,
+        )
+
+    def _render(self, name: str, language: Language, **values: Any) -> str:
+        template = self._env.get_template(name)
+        return template.render(lang=language.value, **_sayers(translations(language)), **values)
+
+
+def _sayers(words: Translations) -> dict[str, Callable[..., str]]:
+    """The phrase functions for the templates, each putting its words in `words`."""
+
+    def bound(maker: Callable[..., Phrase]) -> Callable[..., str]:
+        def said(*args: Any, **values: Any) -> str:
+            return maker(*args, **values).render(words)
+
+        return said
+
+    return {name: bound(maker) for name, maker in _MAKERS.items()}
+
+
+def _keys(count: int, state: Mapping[str, Any]) -> list[str]:
+    """The scorers' keys in the state's totals, in seating order: the view lists its
+    rabbits and score lines in that order too."""
+    totals = list(state.get("totals") or {})
+    return totals if len(totals) == count else [""] * count
+
+
+def _scored(rabbits: Sequence[Rabbit], state: Mapping[str, Any]) -> list[tuple[Rabbit, str]]:
+    keys = _keys(len(rabbits), state)
+    return [(rabbit, key or rabbit.name) for rabbit, key in zip(rabbits, keys, strict=True)]
+
+
+def _countdown(seconds: float | None, words: Translations) -> Split | None:
+    if seconds is None:
+        return None
+    text = phrase("Confirms by itself in {seconds} s", seconds=_SPLIT).render(words)
+    before, _, after = text.partition(_SPLIT)
+    return Split(before, max(0, math.ceil(seconds)), after)
+
+
+def _names(game: Game, scorers: Sequence[str]) -> str:
+    return ", ".join(scorer_name(game, s) for s in scorers)
+
+
+def _game_line(summary: GameSummary | DamagedGame, words: Translations) -> GameLine:
+    if isinstance(summary, DamagedGame):
+        return GameLine(summary.id, "", "", "", "", "damaged", "", (), "", damage=summary.damage)
+    rules = find_ruleset(summary.ruleset)
+    started = summary.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    return GameLine(
+        id=summary.id,
+        edition=rules.title_words.render(words),
+        players=", ".join(summary.players),
+        rounds=plural("{n} round", "{n} rounds", summary.rounds).render(words),
+        status=_STATUS[summary.status].render(words),
+        state=summary.status.value,
+        started=started,
+        totals=tuple((s.replace("+", " + "), t) for s, t in summary.totals.items()),
+        winners=", ".join(w.replace("+", " + ") for w in summary.winners),
+    )
+
+
+def _round_page(
+    stored: StoredGame, kept: RoundSummary, words: Translations, slots: tuple[int, ...] | None
+) -> RoundPage:
+    game = stored.game
+    played = game.played[kept.number - 1]
+    score = played.score
+    reasons = score.reasons_in(words)
+    deltas = score.deltas
+    lines = tuple(
+        Line(
+            scorer=scorer,
+            name=scorer_name(game, scorer),
+            kits=tuple(kit(stored.colours.get(p)) for p in members(game, scorer)),
+            points=deltas.get(scorer, 0),
+            reasons=reasons.get(scorer, ()),
+            total=total,
+        )
+        for scorer, total in played.totals.items()
+    )
+    reveal = score.round.reveal
+    storyteller = score.round.storyteller
+    used = sorted({s for chosen in reveal.votes.values() for s in chosen} | set(reveal.cards))
+    shown = tuple(
+        Slot(
+            number=slot,
+            owner=reveal.cards.get(slot),
+            owner_kit=kit(stored.colours.get(reveal.cards.get(slot, ""))),
+            voters=tuple((v, kit(stored.colours.get(v))) for v in reveal.votes_on(slot)),
+            storytellers=reveal.cards.get(slot) == storyteller,
+            trapped=reveal.trap == slot,
+        )
+        for slot in used
+    )
+    return RoundPage(
+        number=kept.number,
+        storyteller=storyteller,
+        storyteller_kit=kit(stored.colours.get(storyteller)),
+        corrected=kept.corrected,
+        frame=_picture(stored.id, kept, "frame") if kept.has_frame else None,
+        overlay=_picture(stored.id, kept, "overlay") if kept.has_overlay else None,
+        lines=lines,
+        slots=shown,
+        correction=None if slots is None else _correction(game, kept.number, reveal, slots, words),
+    )
+
+
+def _picture(game_id: int, kept: RoundSummary, which: str) -> str:
+    return f"/api/games/{game_id}/rounds/{kept.number}/{which}.jpg"
+
+
+def _correction(
+    game: Game, number: int, reveal: Reveal, slots: tuple[int, ...], words: Translations
+) -> Correction:
+    """The form as the table's editor opens on the round: one select per slot of the
+    board, one per vote dial the edition gives each voter, and the trap."""
+    board = tuple(sorted(set(slots) | set(reveal.cards)))
+    rows = RoundEditor.open(game, board, Reveal({}), number).rows
+    dials = [r for r in rows if r.kind is RowKind.VOTE and r.player is not None]
+    several = {r.player for r in dials if r.index > 1}
+    votes = tuple(
+        Vote(
+            voter=r.player,
+            label=(
+                phrase("{player}'s vote {index}", player=r.player, index=r.index)
+                if r.player in several
+                else phrase("{player}'s vote", player=r.player)
+            ).render(words),
+            slot=r.value,
+        )
+        for r in dials
+        if r.player is not None
+    )
+    trap = any(r.kind is RowKind.TRAP for r in rows)
+    return Correction(
+        cards=tuple((slot, reveal.cards.get(slot)) for slot in board),
+        votes=votes,
+        trap=trap,
+        trapped=reveal.trap,
+    )
+
+
+def _edition(name: str, words: Translations) -> tuple[str, str]:
+    rules = find_ruleset(name)
+    label = phrase("{summary} ({players})", summary=rules.title_words, players=player_range(rules))
+    return name, label.render(words)
+
+
+def _option(name: str, setup: Mapping[str, Any], words: Translations) -> dict[str, Any]:
+    """One option's select: its name in words, the values offered, the value now."""
+    value = setup["options"].get(name)
+    offered = list(OPTION_CHOICES[name])
+    if value not in offered:
+        offered.append(value)
+    return {
+        "name": name,
+        "label": OPTION_WORDS[name].render(words),
+        "value": _choice(value),
+        "choices": [(_choice(v), option_value(name, v).render(words)) for v in offered],
+    }
+
+
+def _choice(value: int | None) -> str:
+    """An option's value as a select's value: "none" for no limit."""
+    return "none" if value is None else str(value)
+
+
+def option_value(name: str, value: int | None) -> Phrase:
+    """An option's value in words, as the table's options step says it."""
+    if value is None:
+        return phrase("no limit")
+    if name == "deck":
+        return plural("{n} card", "{n} cards", value)
+    if name == "round_limit":
+        return plural("{n} round", "{n} rounds", value)
+    if name == "storyteller_turns":
+        return plural("{n} turn", "{n} turns", value)
+    return verbatim(str(value))

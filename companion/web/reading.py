@@ -1,0 +1,168 @@
+"""The routes that read: the pages, the JSON interface, the downloads and the pictures.
+
+Open to anyone on the café's network. Games and rounds are numbers in the path,
+pictures come from the journal's own rows, and the two static files from a fixed
+table: nothing a request says becomes a file path.
+"""
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from companion.app.present import present
+from companion.journal import GameSummary, History
+from companion.phrases import phrase
+from companion.web.documents import game_document, state_document, summary_document
+from companion.web.exports import bgstats_link, game_csv, game_zip
+from companion.web.site import (
+    Refused,
+    Site,
+    attachment,
+    image_type,
+    json_response,
+    page_csrf,
+    page_response,
+    path_number,
+    read_journal,
+    table_language,
+)
+from companion.web.staff import STAFF_COOKIE
+
+
+async def table_page(site: Site, request: Request) -> Response:
+    snapshot, now = site.table.snapshot(), site.table.now()
+    language = snapshot.state.language
+    view = present(snapshot.state, now, None)
+    csrf = page_csrf(site, request)
+    html = site.pages.table(
+        view,
+        state_document(snapshot, now),
+        language,
+        csrf=csrf,
+        staff=site.gate.is_staff(request.cookies.get(STAFF_COOKIE)),
+    )
+    return page_response(html, csrf, request)
+
+
+async def games_page(site: Site, request: Request) -> Response:
+    summaries = await read_journal(site, lambda history: history.games(), missing=())
+    html = site.pages.games(summaries, table_language(site))
+    return page_response(html, page_csrf(site, request), request)
+
+
+async def game_page(site: Site, request: Request) -> Response:
+    game_id = path_number(request, "game")
+
+    def work(history: History) -> tuple[Any, ...]:
+        summary = history.game(game_id)
+        if not isinstance(summary, GameSummary):
+            raise Refused(422, phrase("game {number} is damaged", number=game_id))
+        stored = history.file.load(game_id)
+        return summary, stored, history.rounds(game_id)
+
+    summary, stored, rounds = await read_journal(site, work)
+    csrf = page_csrf(site, request)
+    html = site.pages.game(
+        stored,
+        summary,
+        rounds,
+        table_language(site),
+        csrf=csrf,
+        staff=site.gate.is_staff(request.cookies.get(STAFF_COOKIE)),
+        slots=site.slots,
+        bgstats=bgstats_link(stored) if stored.game.outcome is not None else None,
+    )
+    return page_response(html, csrf, request)
+
+
+async def setup_page(site: Site, request: Request) -> Response:
+    snapshot = site.table.snapshot()
+    csrf = page_csrf(site, request)
+    state = state_document(snapshot, site.table.now())
+    return page_response(site.pages.setup(state, snapshot.state.language, csrf=csrf), csrf, request)
+
+
+async def staff_page(site: Site, request: Request) -> Response:
+    snapshot = site.table.snapshot()
+    csrf = page_csrf(site, request)
+    staff = site.gate.is_staff(request.cookies.get(STAFF_COOKIE))
+    state = state_document(snapshot, site.table.now())
+    html = site.pages.staff(state, snapshot.state.language, csrf=csrf, staff=staff)
+    return page_response(html, csrf, request)
+
+
+async def static_file(site: Site, request: Request) -> Response:
+    found = site.pages.static(str(request.path_params["name"]))
+    if found is None:
+        raise Refused(404, phrase("there is no such page"))
+    body, media_type = found
+    return Response(body, media_type=media_type, headers={"Cache-Control": "max-age=3600"})
+
+
+async def api_state(site: Site, request: Request) -> Response:
+    return json_response(state_document(site.table.snapshot(), site.table.now()))
+
+
+async def api_games(site: Site, request: Request) -> Response:
+    summaries = await read_journal(site, lambda history: history.games(), missing=())
+    return json_response({"games": [summary_document(s) for s in summaries]})
+
+
+async def api_game(site: Site, request: Request) -> Response:
+    game_id = path_number(request, "game")
+
+    def work(history: History) -> dict[str, Any]:
+        summary = history.game(game_id)
+        if not isinstance(summary, GameSummary):
+            return summary_document(summary)
+        return game_document(summary, history.file.load(game_id), history.rounds(game_id))
+
+    return json_response(await read_journal(site, work))
+
+
+async def api_export(site: Site, request: Request) -> Response:
+    game_id = path_number(request, "game")
+    text = await read_journal(site, lambda history: history.export(game_id))
+    return Response(text, media_type="application/json", headers=attachment(f"game-{game_id}.json"))
+
+
+async def api_csv(site: Site, request: Request) -> Response:
+    game_id = path_number(request, "game")
+
+    def work(history: History) -> str:
+        return game_csv(history.file.load(game_id), history.rounds(game_id))
+
+    text = await read_journal(site, work)
+    return Response(
+        text, media_type="text/csv; charset=utf-8", headers=attachment(f"game-{game_id}.csv")
+    )
+
+
+async def api_zip(site: Site, request: Request) -> Response:
+    game_id = path_number(request, "game")
+
+    def work(history: History) -> bytes:
+        stored = history.file.load(game_id)
+        rounds = history.rounds(game_id)
+        pictures = [(r.number, history.images(game_id, r.number)) for r in rounds]
+        return game_zip(game_id, history.export(game_id), game_csv(stored, rounds), pictures)
+
+    data = await read_journal(site, work)
+    return Response(data, media_type="application/zip", headers=attachment(f"game-{game_id}.zip"))
+
+
+async def api_picture(site: Site, request: Request) -> Response:
+    game_id, number = path_number(request, "game"), path_number(request, "number")
+    which = str(request.path_params["picture"])
+    if which not in ("frame.jpg", "overlay.jpg"):
+        raise Refused(404, phrase("there is no such page"))
+    images = await read_journal(site, lambda history: history.images(game_id, number))
+    data = images.frame if which == "frame.jpg" else images.overlay
+    if data is None:
+        raise Refused(404, phrase("round {number} has no picture kept", number=number))
+    return Response(
+        data,
+        media_type=image_type(data),
+        headers={"Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff"},
+    )
