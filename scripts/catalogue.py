@@ -4,7 +4,8 @@
     .venv/bin/python scripts/catalogue.py --check   # fail if anything is out of date
 
 Messages are found by Babel's extractor in every `phrase(...)`, `plural(...)` and
-`in_context(...)` call under companion/. Updating keeps every translation already
+`in_context(...)` call under companion/, in the code and in the phone page's Jinja2
+templates (companion/web/templates/). Updating keeps every translation already
 made, adds new messages untranslated and drops messages the code no longer has.
 `--check` (run by the tests) fails when a message has no translation, when a
 translation does not keep its message's `{values}`, when French typography is not
@@ -29,6 +30,10 @@ LOCALE = PACKAGE / "locale"
 DOMAIN = "companion"
 LANGUAGES = ("fr",)
 KEYWORDS = {"phrase": (1,), "plural": (1, 2), "in_context": ((1, "c"), 2)}
+METHODS = [("**.py", "python"), ("web/templates/**.html", "jinja2")]
+"""The code, and the phone page's templates, which call the same phrase functions."""
+OPTIONS = {"web/templates/**.html": {"silent": "false"}}
+"""A template Jinja2 cannot read fails the extraction rather than losing its messages."""
 NO_BREAK_SPACES = "\u00a0\u202f"
 _VALUE = re.compile(r"\{(\w*)(?::[^{}]*)?\}")
 
@@ -37,7 +42,11 @@ def extract() -> Catalog:
     """Every message the code says, with where it says it."""
     catalog = Catalog(project="dixit-companion", domain=DOMAIN, charset="utf-8")
     found = extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("NOTE",)
+        str(PACKAGE),
+        method_map=METHODS,
+        options_map=OPTIONS,
+        keywords=KEYWORDS,
+        comment_tags=("NOTE",),
     )
     for filename, lineno, message, comments, context in found:
         catalog.add(

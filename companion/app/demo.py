@@ -208,7 +208,8 @@ def run_demo(
     `page` is the phone page's address (shown as a QR code) and `serve` starts its
     server for the loop. `speed` is simulated seconds per real second (default: as
     fast as the machine goes headless, real time in a window). With `stay` the table
-    stays up after the game, at its winner screen, until interrupted; with
+    stays up after the game (or its `rounds`), the group's hands off it, until
+    interrupted; with
     `phone_names` the group leaves its names to be typed on the phone page."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
@@ -258,7 +259,8 @@ def run_demo(
     try:
         while (stay or shown_winner < WINNER_FRAMES) and not loop.quit:
             state = session.state
-            if rounds is not None and len(state.game.played) - played_before >= rounds:
+            done = rounds is not None and len(state.game.played) - played_before >= rounds
+            if done and not stay:
                 break
             started = time.perf_counter()
             waited += 1
@@ -270,7 +272,8 @@ def run_demo(
                         snapshots += 1
                         _snapshot(screen, out, snapshots, state, "-done")
                     _make(move, loop, clock.now)
-            demo.act(_moment(state.phase), state.game, state.game_id)
+            if not done:  # a table kept up after its last round is left alone
+                demo.act(_moment(state.phase), state.game, state.game_id)
             played = len(state.game.played)
             step(loop)
             state = session.state
@@ -291,7 +294,9 @@ def run_demo(
                 frames_idle = 0
                 if first_round is None and playing_since is not None:
                     first_round = time.perf_counter() - playing_since
-            waits = state.phase is Phase.WINNER or (phone_names and state.phase is Phase.NAMES)
+            waits = (
+                done or state.phase is Phase.WINNER or (phone_names and state.phase is Phase.NAMES)
+            )
             frames_idle = 0 if waits else frames_idle + 1
             if frames_idle > STUCK_FRAMES:
                 raise CompanionError(f"the demo made no progress for {STUCK_FRAMES} frames")

@@ -47,7 +47,7 @@ PADDING = 12
 CAPTION_PX = 22
 CAPTION_MIN_PX = 16
 ADDRESS_PX = 20
-ADDRESS_MIN_PX = 14
+ADDRESS_MIN_PX = 16
 """Design sizes of the words under the large code, and the least they shrink to."""
 CAPTION_LINES = 3
 """The most lines the words under the large code take."""
@@ -84,15 +84,12 @@ def small_side(address: str, s: Scale) -> int:
     return _side(address, max(SMALL_LEAST_SIDE, s(SMALL_SIDE)), SMALL_LEAST_MODULE)
 
 
-def block_width(address: str, s: Scale, panel: bool = True) -> int:
-    """The width of the large code with its words: the code, and on a panel the
-    panel's padding."""
-    return large_side(address, s) + (2 * s(PADDING) if panel else 0)
+def block_width(address: str, s: Scale) -> int:
+    """The width of the large code's panel: the code and the panel's padding."""
+    return large_side(address, s) + 2 * s(PADDING)
 
 
-def draw_code(
-    surface: pygame.Surface, area: pygame.Rect, address: str, least_module: int
-) -> None:
+def draw_code(surface: pygame.Surface, area: pygame.Rect, address: str, least_module: int) -> None:
     """The code as a white square filling `area` (the quiet zone takes what the whole
     modules leave); nothing when `area` cannot hold modules of `least_module` pixels."""
     side = min(area.width, area.height)
@@ -142,6 +139,7 @@ def _paint_block(
     s: Scale,
     panel: bool,
 ) -> None:
+    """What `draw_block` draws, on a surface the size of `area`."""
     inner = area
     if panel:
         paint.panel(surface, area, theme.PANEL, theme.PANEL_EDGE, 1, radius=10)
@@ -171,18 +169,27 @@ def _paint_block(
         y += s(4)
 
 
-def _words(
-    words: tuple[str, ...], width: int, s: Scale
-) -> list[tuple[fonts.Block, RGB]]:
-    """The caption wrapped (at most `CAPTION_LINES`) and the address whole, on as
-    many lines as it needs at its least size (it is never cut short)."""
+def _words(words: tuple[str, ...], width: int, s: Scale) -> list[tuple[fonts.Block, RGB]]:
+    """The caption wrapped (at most `CAPTION_LINES`) and the address whole (see
+    `_address`)."""
     laid: list[tuple[fonts.Block, RGB]] = []
     for text in words[:-1]:
         height = CAPTION_LINES * fonts.line_height(s(CAPTION_MIN_PX))
         block = fonts.block((text,), (width, height), s(CAPTION_PX), s(CAPTION_MIN_PX))
         laid.append((block, theme.TEXT))
     if words:
-        address = words[-1]
-        px = fonts.fitting_size(address, width, s(ADDRESS_PX), s(ADDRESS_MIN_PX))
-        laid.append((fonts.Block(px, fonts.wrap(address, width, px)), theme.GOLD))
+        laid.append((_address(words[-1], width, s), theme.GOLD))
     return laid
+
+
+def _address(address: str, width: int, s: Scale) -> fonts.Block:
+    """The address on one line, shrunk to fit down to a size still read easily; too
+    long even then, on two, broken after its "//" (and never cut short: an address
+    with a piece missing is no address)."""
+    px = fonts.fitting_size(address, width, s(ADDRESS_PX), s(ADDRESS_MIN_PX))
+    if fonts.width(address, px) <= width:
+        return fonts.Block(px, (address,))
+    scheme, separator, rest = address.partition("//")
+    if separator and fonts.width(rest, px) <= width:
+        return fonts.Block(px, (scheme + separator, rest))
+    return fonts.Block(px, fonts.wrap(address, width, px))

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
@@ -25,9 +26,11 @@ from companion.web.live import Live, update
 from companion.web.site import Refused, Site, error_page, refusal
 
 
-def make_app(site: Site) -> ASGIApp:
-    """The web application for one table."""
-    live = Live(site.table.snapshot, lambda snap: live_update(site, snap))
+def make_app(site: Site, live: Live | None = None) -> ASGIApp:
+    """The web application for one table, its live stream from `live` (the server
+    keeps it, to end the streams when it stops)."""
+    if live is None:
+        live = Live(site.table.snapshot, lambda snapshot: live_update(site, snapshot))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -54,7 +57,8 @@ def make_app(site: Site) -> ASGIApp:
 
     async def events(site: Site, request: Request) -> Response:
         if live.full():
-            raise Refused(503, phrase("too many phones follow this table: try again soon"))
+            words = phrase("too many phones follow this table: try again soon")
+            raise Refused(503, words, retry_after=30.0)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(live.follow(), media_type="text/event-stream", headers=headers)
 
@@ -79,7 +83,14 @@ def make_app(site: Site) -> ASGIApp:
         route("/api/actions", changes.api_actions, post=True),
         route("/api/games/{game}/rounds/{number}", changes.api_correct, post=True),
     ]
-    return guarded(Starlette(routes=routes, lifespan=lifespan), site)
+
+    async def not_here(request: Request, error: Exception) -> Response:
+        """Starlette's own 404 and 405, answered as every refusal is."""
+        status = error.status_code if isinstance(error, HTTPException) else 500
+        return refusal(site, Refused(status, phrase("there is no such page")))
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_here})
+    return guarded(app, site)
 
 
 def live_update(site: Site, snapshot: Snapshot) -> str:

@@ -92,7 +92,7 @@ def summary_document(summary: GameSummary | DamagedGame) -> dict[str, Any]:
         "id": summary.id,
         "ruleset": summary.ruleset,
         "players": list(summary.players),
-        "rounds": summary.rounds,
+        "rounds_played": summary.rounds,
         "status": summary.status.value,
         "started_at": summary.started_at.isoformat(),
         "totals": dict(summary.totals),

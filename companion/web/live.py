@@ -30,6 +30,12 @@ class Live:
         """The update a snapshot makes (the JSON of an event's data)."""
         self._followers: set[asyncio.Queue[str]] = set()
         self._latest: tuple[int, str] | None = None
+        self._stopping = False
+
+    def stop(self) -> None:
+        """End every stream within `POLL_SECONDS` (the server is stopping); safe from
+        any thread."""
+        self._stopping = True
 
     @property
     def followers(self) -> int:
@@ -66,14 +72,19 @@ class Live:
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
         self._followers.add(queue)
         sent = self.latest()
+        quiet = 0.0
         try:
             yield _event(sent)
-            while True:
+            while not self._stopping:
                 try:
-                    update = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                    update = await asyncio.wait_for(queue.get(), POLL_SECONDS)
                 except TimeoutError:
-                    yield ": still here\n\n"
+                    quiet += POLL_SECONDS
+                    if quiet >= KEEPALIVE_SECONDS:
+                        quiet = 0.0
+                        yield ": still here\n\n"
                     continue
+                quiet = 0.0
                 if update != sent:
                     sent = update
                     yield _event(update)

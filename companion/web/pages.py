@@ -69,6 +69,11 @@ def kit(colour: RGB | str | None) -> str:
     return f"kit-{_KIT_BY_RGB.get(colour, 'none')}" if colour is not None else "kit-none"
 
 
+def signed(points: int) -> str:
+    """Points won in a round as the reasons write them: "+3", "0", "-1"."""
+    return f"+{points}" if points > 0 else str(points)
+
+
 @dataclass(frozen=True)
 class Split:
     """Translated words around a number the page's script keeps up to date."""
@@ -177,6 +182,7 @@ class Pages:
         )
         self._env.globals["kit"] = kit
         self._env.globals["listing"] = listing
+        self._env.filters["signed"] = signed
         folder = resources.files("companion.web").joinpath("static")
         self._static = {
             name: (folder.joinpath(name).read_bytes(), media) for name, media in STATIC.items()

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.app.present import present
-from companion.journal import GameSummary, History
+from companion.journal import GameSummary, History, RoundImages
 from companion.phrases import phrase
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
@@ -97,7 +97,8 @@ async def static_file(site: Site, request: Request) -> Response:
     if found is None:
         raise Refused(404, phrase("there is no such page"))
     body, media_type = found
-    return Response(body, media_type=media_type, headers={"Cache-Control": "max-age=3600"})
+    headers = {"Cache-Control": "max-age=3600", "X-Content-Type-Options": "nosniff"}
+    return Response(body, media_type=media_type, headers=headers)
 
 
 async def api_state(site: Site, request: Request) -> Response:
@@ -157,7 +158,13 @@ async def api_picture(site: Site, request: Request) -> Response:
     which = str(request.path_params["picture"])
     if which not in ("frame.jpg", "overlay.jpg"):
         raise Refused(404, phrase("there is no such page"))
-    images = await read_journal(site, lambda history: history.images(game_id, number))
+
+    def work(history: History) -> RoundImages:
+        if not 1 <= number <= len(history.file.load(game_id).game.played):
+            raise Refused(404, phrase("there is no such page"))
+        return history.images(game_id, number)
+
+    images = await read_journal(site, work)
     data = images.frame if which == "frame.jpg" else images.overlay
     if data is None:
         raise Refused(404, phrase("round {number} has no picture kept", number=number))

@@ -17,7 +17,8 @@ import uvicorn
 from companion.closing import Closing
 from companion.errors import WebAddressError, WebError
 from companion.web.address import Listen, PageAddress
-from companion.web.app import make_app
+from companion.web.app import live_update, make_app
+from companion.web.live import Live
 from companion.web.pages import Pages
 from companion.web.reader import JournalReader
 from companion.web.site import Site, Table
@@ -61,8 +62,9 @@ class WebServer(Closing):
         """Where it serves."""
         self._journal = JournalReader(journal)
         site = Site(table, self._journal, StaffGate(pin), Pages(), slots)
+        self._live = Live(table.snapshot, lambda snapshot: live_update(site, snapshot))
         config = uvicorn.Config(
-            make_app(site),
+            make_app(site, self._live),
             http="h11",
             ws="none",
             loop="asyncio",
@@ -102,6 +104,7 @@ class WebServer(Closing):
         if self._closed:
             return
         self._closed = True
+        self._live.stop()
         self._server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(STOP_SECONDS + 2)

@@ -22,7 +22,6 @@ from companion.errors import (
     RulesError,
     UnknownGameError,
     UnreadableFileError,
-    error_words,
 )
 from companion.journal import History
 from companion.language import Language, translations
@@ -70,17 +69,23 @@ class Refused(CompanionError, ValueError):
 
 async def read_journal(site: Site, work: Callable[[History], Any], *, missing: Any = None) -> Any:
     """A read of the journal, its errors turned into answers: no journal yet is
-    `missing` (or 404), an unknown game 404, a damaged one 422."""
+    `missing` (or 404), an unknown game 404, a damaged one 422. The journal's own
+    words are for the café's terminal, not for phones: they name its path on the Pi."""
     try:
         return await site.journal.read(work)
     except UnreadableFileError:
         if missing is not None:
             return missing
         raise Refused(404, phrase("this table has no games yet")) from None
-    except UnknownGameError as error:
-        raise Refused(404, error.phrase) from None
-    except (JournalError, RulesError, OSError) as error:
-        raise Refused(422, error_words(error)) from None
+    except UnknownGameError:  # its words name the journal's path on the Pi
+        raise Refused(404, phrase("there is no such page")) from None
+    except (JournalError, RulesError, OSError):  # the words name the journal's path too
+        raise Refused(
+            422,
+            phrase(
+                "this game is damaged in the journal: `companion history` on the table says more"
+            ),
+        ) from None
 
 
 def table_language(site: Site) -> Language:

@@ -6,6 +6,7 @@ Run as a script to write every sample as PNG for looking at:
     python -m tests.display.sample_views [folder]
 """
 
+import dataclasses
 import functools
 import sys
 from collections.abc import Callable
@@ -792,6 +793,89 @@ def no_picture_yet() -> ScreenView:
         rabbits=(),
         camera=CameraView(None, "camera: opening /dev/video0", True),
     )
+
+
+PAGE = "http://192.168.1.23:8080/"
+"""A phone page's address, as the Pi's address on the café's network gives it."""
+PAGE_CAPTIONS = {
+    "en": "Follow the game on your phone",
+    "fr": "Suivez la partie sur votre téléphone",
+}
+"""The words under the page's large QR code, by language code."""
+FRENCH_REASONS = (
+    "+3 conteur\u00a0: certains ont trouvé la carte, pas tous",
+    "+1 vote de Bartholomew sur sa carte",
+    "+1 vote de Guinevere sur sa carte",
+    "+1 vote de Leocadia sur sa carte",
+)
+
+
+def with_page(view: ScreenView, language: str = "en", page: str = PAGE) -> ScreenView:
+    """`view` with the phone page's QR code, its words in `language`."""
+    return dataclasses.replace(view, page=page, page_caption=PAGE_CAPTIONS[language])
+
+
+def french_three_players() -> ScreenView:
+    """`three_players` at a French table."""
+    view = three_players()
+    assert view.last_round is not None
+    lines = tuple(
+        dataclasses.replace(line, reasons=FRENCH_REASONS[: len(line.reasons)])
+        for line in view.last_round.lines
+    )
+    return dataclasses.replace(
+        view,
+        title="Dixit (première édition) - manche 3",
+        headline="Bob et Cleo doivent encore voter",
+        notices=(
+            Notice("Bob doit encore voter", Level.WAITING),
+            Notice("Cleo doit encore voter", Level.WAITING),
+        ),
+        last_round=Breakdown("Manche 2", lines),
+        camera=CameraView(camera_picture(), "caméra\u00a0: table simulée, 10 img/s", True),
+        buttons=(
+            OnScreenButton("Valider", Action.CONFIRM, enabled=False),
+            OnScreenButton("Annuler", Action.UNDO),
+            OnScreenButton("Corriger", Action.FIX),
+        ),
+        footer="3 joueurs\u00a0: deux cartes chacun",
+    )
+
+
+def french_winner() -> ScreenView:
+    """`winner` at a French table."""
+    view = winner()
+    assert view.winner is not None
+    return dataclasses.replace(
+        view,
+        title="Dixit Odyssée - partie finie après la manche 16",
+        headline="Alexandrina et Bartholomew gagnent\u00a0!",
+        buttons=(
+            OnScreenButton("Mêmes joueurs", Action.CONFIRM),
+            OnScreenButton("Nouveau groupe", Action.NEXT),
+        ),
+        winner=dataclasses.replace(
+            view.winner,
+            reason="un score a atteint 30 après la manche 16",
+            heading="Vainqueur",
+            shared_heading="Vainqueurs",
+        ),
+    )
+
+
+PAGE_SAMPLES: dict[str, Callable[[], ScreenView]] = {
+    "page-setup-names": lambda: with_page(setup_names("en")),
+    "page-setup-names-fr": lambda: with_page(setup_names("fr"), "fr"),
+    "page-waiting": lambda: with_page(three_players()),
+    "page-waiting-fr": lambda: with_page(french_three_players(), "fr"),
+    "page-winner": lambda: with_page(winner()),
+    "page-winner-fr": lambda: with_page(french_winner(), "fr"),
+    "page-editor": lambda: with_page(editor()),
+}
+"""Screens with the phone page's QR code: a setup step, a round being laid, the winner
+(in English and French) and the round editor. Drawn by `Screen`, not `render` alone:
+the setup steps and the editor get their code from the screen (see
+`companion.display.screen`)."""
 
 
 SAMPLES = {

@@ -69,11 +69,13 @@ SCREENS: dict[str, Callable[[], ScreenView]] = {
         f"setup-{step}-fr": functools.partial(sample_views.SETUP_STEPS[step], "fr")
         for step in ("edition", "seats", "teams", "names", "options", "first")
     },
+    **sample_views.PAGE_SAMPLES,
 }
 """The main screens: choosing the first storyteller, a round being laid (waiting, and
 with problems), a proposal with its reasons, clearing after a round, the round editor,
-the winner, and a lost camera (the game goes on by hand); and every step of setting up
-a game, in English and (but for the language, which looks the same) in French."""
+the winner, and a lost camera (the game goes on by hand); every step of setting up
+a game, in English and (but for the language, which looks the same) in French; and
+screens with the phone page's QR code."""
 
 CHANNEL_TOLERANCE = 40
 """A pixel has changed when one of its channels differs by more than this (of 255).

@@ -1,5 +1,6 @@
 """The translation catalogues: complete, in step with the code, compiled, typeset."""
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -76,3 +77,28 @@ def test_a_translation_that_loses_a_value_of_its_message_fails_the_check(copy: P
     result = check(copy)
     assert result.returncode == 1
     assert "loses values of" in result.stderr
+
+
+def test_a_page_templates_message_without_translation_fails_the_check(copy: Path) -> None:
+    templates = copy / "companion" / "web" / "templates"
+    templates.mkdir(parents=True, exist_ok=True)
+    (templates / "new.html").write_text(
+        '<p>\n{{ phrase("a page message nobody translated", n=1) }}</p>\n'
+    )
+    result = check(copy)
+    assert result.returncode == 1
+    assert "'a page message nobody translated'" in result.stderr
+
+
+def test_the_page_templates_messages_are_extracted_with_their_file_and_line() -> None:
+    spec = importlib.util.spec_from_file_location("catalogue", ROOT / "scripts" / "catalogue.py")
+    assert spec is not None and spec.loader is not None
+    catalogue = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(catalogue)
+    extracted = catalogue.extract()
+    past = extracted.get("Past games")
+    assert past is not None
+    assert any(f == "companion/web/templates/games.html" and line > 0 for f, line in past.locations)
+    staff = extracted.get("Staff", context="page")
+    assert staff is not None
+    assert {f for f, _ in staff.locations} >= {"companion/web/templates/base.html"}
