@@ -33,6 +33,7 @@ time: it prints what it measured.
 """
 
 import argparse
+import ctypes
 import itertools
 import json
 import logging
@@ -66,6 +67,7 @@ FOLLOW_SECONDS = 60.0
 """How long the phones' process may take to start and have every phone follow."""
 REPORT_SECONDS = 30.0
 """How long the phones' process may take to report once told to stop."""
+LIBC = ctypes.CDLL("libc.so.6")
 MEMORY_EVERY = 5
 """Memory is taken at the game's setup (round 0) and after every 5th round."""
 
@@ -74,6 +76,14 @@ def resident_mb(pid: int | str = "self") -> float:
     """A process's resident memory, in MB (Linux)."""
     pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def trimmed_mb() -> float:
+    """The resident memory once the C allocator has handed back what it keeps free
+    (glibc's `malloc_trim`): what the process holds, not what the allocator kept of
+    the frames it freed."""
+    LIBC.malloc_trim(0)
+    return resident_mb()
 
 
 def open_files() -> int:
@@ -147,6 +157,9 @@ class Phones(Closing):
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 class TimedClose(Closing):
@@ -189,8 +202,9 @@ class Run:
     label: str
     steps: list[float] = field(default_factory=list)
     """Each loop step, in ms (frames the simulator drew left out)."""
-    memory: list[tuple[int, float, float | None]] = field(default_factory=list)
-    """Round, the companion's resident MB, the phones' resident MB."""
+    memory: list[tuple[int, float, float, float | None]] = field(default_factory=list)
+    """Round, the companion's resident MB, the same after `malloc_trim`, the phones'
+    resident MB."""
     handles: list[tuple[str, int, int]] = field(default_factory=list)
     """When, the companion's threads, its open file descriptors."""
     web_cpu: float | None = None
@@ -223,6 +237,9 @@ def play(
     phones: Phones | None = None
     loops: list[Loop] = []
     path = folder / f"{label}.sqlite"
+    errors = ServerErrors()
+    run.server_errors = errors.messages
+    logged = logging.getLogger("uvicorn.error")
 
     def timed_step(loop: Loop) -> None:
         camera = loop.camera
@@ -243,7 +260,8 @@ def play(
         run.steps.append(elapsed)
 
     def take(number: int, when: str | None = None) -> None:
-        run.memory.append((number, resident_mb(), phones.resident_mb() if phones else None))
+        held = resident_mb()
+        run.memory.append((number, held, trimmed_mb(), phones.resident_mb() if phones else None))
         if when is not None:
             run.handles.append((when, threading.active_count(), open_files()))
 
@@ -265,14 +283,12 @@ def play(
         assert listener is not None
         loops.append(loop)
         server = WebServer(listener, loop, path, PIN, loop.session.settings.slots)
-        errors = ServerErrors()
-        logging.getLogger("uvicorn.error").addFilter(errors)
-        run.server_errors = errors.messages
         server.start()
         phones = Phones(f"http://127.0.0.1:{listener.address.port}", args.phones)
         run.following = phones.next_report(FOLLOW_SECONDS)
         return TimedClose(server, run)
 
+    logged.addFilter(errors)
     try:
         with Journal(path) as journal:
             run.handles.append(("before the game", threading.active_count(), open_files()))
@@ -300,6 +316,7 @@ def play(
         if phones is not None:
             run.phones = phones.stop()
     finally:
+        logged.removeFilter(errors)
         if phones is not None:
             phones.close()
         if listener is not None:
@@ -326,13 +343,18 @@ def report_steps(run: Run, baseline: Run) -> None:
 
 def report_memory(run: Run) -> None:
     """The resident memory of the companion (and of the phones' process) by round."""
-    phones = run.memory[0][2] is not None if run.memory else False
-    print(f"({run.label}) resident memory, companion" + (" / phones' process:" if phones else ":"))
+    phones = run.memory[0][3] is not None if run.memory else False
+    print(
+        f"({run.label}) resident memory, companion (after malloc_trim)"
+        + (" / phones' process:" if phones else ":")
+    )
     print(
         "    "
         + ", ".join(
-            f"round {n}: {mb:.0f}" + (f" / {other:.0f}" if other is not None else "") + " MB"
-            for n, mb, other in run.memory
+            f"round {n}: {mb:.0f} ({trim:.0f})"
+            + (f" / {other:.0f}" if other is not None else "")
+            + " MB"
+            for n, mb, trim, other in run.memory
         )
     )
 

@@ -22,6 +22,7 @@ from companion.app.present import present
 from companion.app.session import Session, Settings
 from companion.app.setup import EDITIONS, LANGUAGES
 from companion.app.states import Phase, SessionState, Snapshot
+from companion.colours import COLOURS
 from companion.display.view import ScreenView
 from companion.journal import GameSummary, History, Journal
 from companion.language import Language
@@ -294,6 +295,15 @@ def test_the_static_files_are_the_style_sheet_and_the_script_and_nothing_else(
         assert pages.static(name) is None, name
 
 
+def test_the_style_sheet_has_every_kit_colour_as_the_screen_draws_it(pages: Pages) -> None:
+    static = pages.static("page.css")
+    assert static is not None
+    css = static[0].decode()
+    for colour in COLOURS:
+        red, green, blue = colour.rgb
+        assert f".kit-{colour.name} {{ --kit: rgb({red} {green} {blue}); }}" in css
+
+
 def test_a_french_table_page_speaks_french(pages: Pages, journal: Journal) -> None:
     state = speaking(proposing(journal).state, Language.FRENCH)
     page = Parsed(table_page(pages, state))
@@ -328,8 +338,11 @@ def test_a_french_game_page_gives_reasons_and_words_in_french(
     round_1 = page.one("section", data_round="1")
     assert page.one("h2", within=round_1).words == "Manche 1"
     assert page.one(class_="storyteller", within=round_1).words == "Conteur\u00a0: red"
-    reasons = [e.words for e in page.find("li", within=page.one("ul", class_="reasons"))]
-    assert reasons and all("storyteller" not in r and "card" not in r for r in reasons)
+    lists = page.find("ul", round_1, class_="reasons")
+    reasons = [e.words for reasons in lists for e in page.find("li", reasons)]
+    assert len(lists) == 4 and len(reasons) >= 4
+    assert all("storyteller" not in r and "card" not in r for r in reasons)
+    assert "0 n'a pas trouvé la carte du conteur" in reasons
     assert page.one(id="export-json").words == "Fichier de partie (JSON)"
 
 
