@@ -18,22 +18,26 @@ this one process, the same game each time:
 
 It prints, for each, the loop's step times (median with the 10th to 90th
 percentile, 99th percentile, max, steps over twice the median of (a)) and the
-ratios to (a); for (b) the resident memory of the companion and of the phones'
-process at rounds 0 (the game set up), 5, 10, 15 and 20, the companion's threads
-and open file descriptors, and how many phones ended on the journal's final totals,
-with the events and snapshot versions each received.
+ratios to (a); the resident memory of the companion (as it is, and once glibc's
+`malloc_trim` has handed back what the allocator kept) and of the phones' process
+at rounds 0 (the game set up), 5, 10, 15 and 20; with the page, the companion's
+threads and open file descriptors, the web thread's CPU time, and how many phones
+ended on the journal's final totals, with the events and snapshot versions each
+received.
 
 The phones' process is another program, as phones are other devices, but on this
 machine it shares the cores with the companion: its CPU time is printed beside the
 web thread's. Frames the simulator had to draw (a new layout of the table) are left
 out of the step times, as in bench/loop.py: drawing them is the simulation's cost.
-The game is played with a round limit, so that it ends on its winner screen (shown
-for `WINNER_FRAMES` frames) and the phones hear of its end. Nothing here fails on
-time: it prints what it measured.
+With the page the table's screen also shows its QR code, as `companion demo`'s does:
+its drawing is in (b)'s steps. The game is played with a round limit, so that it
+ends on its winner screen (shown for `WINNER_FRAMES` frames) and the phones hear of
+its end. Nothing here fails on time: it prints what it measured.
 """
 
 import argparse
 import ctypes
+import gc
 import itertools
 import json
 import logging
@@ -222,7 +226,7 @@ class Run:
     server_errors: list[str] = field(default_factory=list)
     """What the web server logged as errors (at its close)."""
     closing: float = 0.0
-    """Seconds from the game's end to the page closed."""
+    """Seconds the page took to close (its streams ended)."""
     following: dict[str, Any] | None = None
     """The phones' first report: how many followed."""
 
@@ -230,7 +234,10 @@ class Run:
 def play(
     label: str, folder: Path, args: argparse.Namespace, *, web: bool, speed: float | None
 ) -> Run:
-    """Play the demo game once, timing every loop step, with or without the page."""
+    """Play the demo game once, timing every loop step, with or without the page. The
+    games before are collected first: their garbage is neither this game's memory nor
+    its collector's work."""
+    gc.collect()
     run = Run(label)
     ruleset = find_ruleset("odyssey").with_options({"target": None, "round_limit": args.rounds})
     listener = Listener(Listen("127.0.0.1", 0)) if web else None
@@ -261,7 +268,8 @@ def play(
 
     def take(number: int, when: str | None = None) -> None:
         held = resident_mb()
-        run.memory.append((number, held, trimmed_mb(), phones.resident_mb() if phones else None))
+        phone_mb = phones.resident_mb() if phones else None
+        run.memory.append((number, held, trimmed_mb(), phone_mb))
         if when is not None:
             run.handles.append((when, threading.active_count(), open_files()))
 

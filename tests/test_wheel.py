@@ -168,6 +168,16 @@ def test_the_installed_wheel_runs_the_cafe_commands(tmp_path: Path) -> None:
     translated = json.loads(french.stdout)["rounds"][0]["translated_reasons"]
     assert any("carte du conteur" in r for reasons in translated.values() for r in reasons)
 
+    page = (
+        "from companion.web.pages import Pages; from companion.language import Language; "
+        "from companion.phrases import phrase; pages = Pages(); "
+        "assert pages.static('page.js') and pages.static('page.css'); "
+        "print(pages.message(phrase('Sorry'), phrase('there is no such page'), "
+        "Language.FRENCH, 404))"
+    )
+    shown = run([python, "-c", page], work, env, COMMAND_SECONDS)
+    assert "existe pas" in shown.stdout and 'lang="fr"' in shown.stdout, shown.stdout
+
     screens = work / "screens"
     command = [companion, "demo", "--headless", "--rounds", "1", "--ruleset", "classic-1e"]
     command += ["--players", "3", "--layout", "classic-8", "--seed", "1"]
