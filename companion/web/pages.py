@@ -17,11 +17,9 @@ from typing import Any
 import jinja2
 
 from companion.app.draft import OPTION_CHOICES, colour_name
-from companion.app.editor import RoundEditor, RowKind
-from companion.app.present import members, scorer_name
 from companion.app.present_setup import OPTION_WORDS
 from companion.app.setup import EDITIONS, OPTIONS, player_range
-from companion.colours import BY_NAME, COLOURS, RGB
+from companion.colours import COLOURS
 from companion.display.view import Rabbit, ScreenView
 from companion.journal import DamagedGame, GameStatus, GameSummary, RoundSummary, StoredGame
 from companion.language import Language, translations
@@ -34,7 +32,9 @@ from companion.phrases import (
     plural,
     verbatim,
 )
-from companion.rules import Game, Reveal, find_ruleset
+from companion.rules import find_ruleset
+from companion.web.game_page import game_line, names, round_page
+from companion.web.style import kit, signed
 
 STATIC: Mapping[str, str] = {
     "page.css": "text/css; charset=utf-8",
@@ -49,29 +49,8 @@ _MAKERS: Mapping[str, Callable[..., Phrase]] = {
 }
 """The phrase functions the templates call by the same names, so Babel extracts them."""
 
-_KIT_BY_RGB: Mapping[RGB, str] = {colour.rgb: colour.name for colour in COLOURS}
-
 _SPLIT = "\x00"
 """Stands for a number that the page's script changes inside translated words."""
-
-_STATUS: Mapping[GameStatus, Phrase] = {
-    GameStatus.PLAYING: phrase("in progress"),
-    GameStatus.FINISHED: phrase("finished"),
-    GameStatus.ABANDONED: phrase("abandoned"),
-}
-
-
-def kit(colour: RGB | str | None) -> str:
-    """The CSS class of a kit colour, from its screen RGB or its name ("kit-red"); the
-    page's style sheet holds the twelve colours, so no colour is written inline."""
-    if isinstance(colour, str):
-        return f"kit-{colour}" if colour in BY_NAME else "kit-none"
-    return f"kit-{_KIT_BY_RGB.get(colour, 'none')}" if colour is not None else "kit-none"
-
-
-def signed(points: int) -> str:
-    """Points won in a round as the reasons write them: "+3", "0", "-1"."""
-    return f"+{points}" if points > 0 else str(points)
 
 
 @dataclass(frozen=True)
@@ -81,92 +60,6 @@ class Split:
     before: str
     number: int
     after: str
-
-
-@dataclass(frozen=True)
-class Line:
-    """One scorer's part of a round on the game page."""
-
-    scorer: str
-    """The scorer's key in the game's totals (a team is "Ann+Bob")."""
-    name: str
-    """As shown ("Ann + Bob")."""
-    kits: tuple[str, ...]
-    """The members' colour classes."""
-    points: int
-    reasons: tuple[str, ...]
-    """In the table's language."""
-    total: int
-    """The total after the round."""
-
-
-@dataclass(frozen=True)
-class Slot:
-    """What lay on one slot in a round."""
-
-    number: int
-    owner: str | None
-    owner_kit: str
-    voters: tuple[tuple[str, str], ...]
-    """Who voted for it (name, colour class), one entry per vote."""
-    storytellers: bool
-    """Whether the storyteller's card lay here."""
-    trapped: bool
-
-
-@dataclass(frozen=True)
-class Vote:
-    """One vote dial of the correction form."""
-
-    voter: str
-    label: str
-    """"Ann's vote", or "Ann's vote 2" where the edition gives two dials."""
-    slot: int | None
-
-
-@dataclass(frozen=True)
-class Correction:
-    """The staff's correction form of one round, prefilled from the stored round."""
-
-    cards: tuple[tuple[int, str | None], ...]
-    """Every slot of the board with the owner of its card."""
-    votes: tuple[Vote, ...]
-    trap: bool
-    """Whether the edition has a trap."""
-    trapped: int | None
-
-
-@dataclass(frozen=True)
-class RoundPage:
-    """One round on the game page."""
-
-    number: int
-    storyteller: str
-    storyteller_kit: str
-    corrected: bool
-    frame: str | None
-    overlay: str | None
-    lines: tuple[Line, ...]
-    slots: tuple[Slot, ...]
-    correction: Correction | None
-
-
-@dataclass(frozen=True)
-class GameLine:
-    """One game in the list of past games."""
-
-    id: int
-    edition: str
-    players: str
-    rounds: str
-    status: str
-    """In words."""
-    state: str
-    """The status's name ("playing"), for the style sheet and the tests."""
-    started: str
-    totals: tuple[tuple[str, int], ...]
-    winners: str
-    damage: str | None = None
 
 
 class Pages:
@@ -238,7 +131,7 @@ class Pages:
             page="games",
             csrf="",
             setting_up=False,
-            games=[_game_line(s, words) for s in newest],
+            games=[game_line(s, words) for s in newest],
         )
 
     def game(
@@ -259,7 +152,7 @@ class Pages:
         game = stored.game
         correctable = staff and stored.status is not GameStatus.ABANDONED
         pages = [
-            _round_page(stored, kept, words, tuple(slots) if correctable else None)
+            round_page(stored, kept, words, tuple(slots) if correctable else None)
             for kept in rounds
             if 1 <= kept.number <= len(game.played)
         ]
@@ -270,12 +163,12 @@ class Pages:
             csrf=csrf,
             staff=staff,
             setting_up=False,
-            line=_game_line(summary, words),
+            line=game_line(summary, words),
             game_id=stored.id,
             rounds=list(reversed(pages)),
             players=game.seating.players,
             bgstats=bgstats,
-            winners=_names(game, summary.winners),
+            winners=names(game, summary.winners),
         )
 
     def setup(self, state: dict[str, Any], language: Language, *, csrf: str) -> str:
@@ -356,109 +249,6 @@ def _countdown(seconds: float | None, words: Translations) -> Split | None:
     text = phrase("Confirms by itself in {seconds} s", seconds=_SPLIT).render(words)
     before, _, after = text.partition(_SPLIT)
     return Split(before, max(0, math.ceil(seconds)), after)
-
-
-def _names(game: Game, scorers: Sequence[str]) -> str:
-    return ", ".join(scorer_name(game, s) for s in scorers)
-
-
-def _game_line(summary: GameSummary | DamagedGame, words: Translations) -> GameLine:
-    if isinstance(summary, DamagedGame):
-        return GameLine(summary.id, "", "", "", "", "damaged", "", (), "", damage=summary.damage)
-    rules = find_ruleset(summary.ruleset)
-    started = summary.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
-    return GameLine(
-        id=summary.id,
-        edition=rules.title_words.render(words),
-        players=", ".join(summary.players),
-        rounds=plural("{n} round", "{n} rounds", summary.rounds).render(words),
-        status=_STATUS[summary.status].render(words),
-        state=summary.status.value,
-        started=started,
-        totals=tuple((s.replace("+", " + "), t) for s, t in summary.totals.items()),
-        winners=", ".join(w.replace("+", " + ") for w in summary.winners),
-    )
-
-
-def _round_page(
-    stored: StoredGame, kept: RoundSummary, words: Translations, slots: tuple[int, ...] | None
-) -> RoundPage:
-    game = stored.game
-    played = game.played[kept.number - 1]
-    score = played.score
-    reasons = score.reasons_in(words)
-    deltas = score.deltas
-    lines = tuple(
-        Line(
-            scorer=scorer,
-            name=scorer_name(game, scorer),
-            kits=tuple(kit(stored.colours.get(p)) for p in members(game, scorer)),
-            points=deltas.get(scorer, 0),
-            reasons=reasons.get(scorer, ()),
-            total=total,
-        )
-        for scorer, total in played.totals.items()
-    )
-    reveal = score.round.reveal
-    storyteller = score.round.storyteller
-    used = sorted({s for chosen in reveal.votes.values() for s in chosen} | set(reveal.cards))
-    shown = tuple(
-        Slot(
-            number=slot,
-            owner=reveal.cards.get(slot),
-            owner_kit=kit(stored.colours.get(reveal.cards.get(slot, ""))),
-            voters=tuple((v, kit(stored.colours.get(v))) for v in reveal.votes_on(slot)),
-            storytellers=reveal.cards.get(slot) == storyteller,
-            trapped=reveal.trap == slot,
-        )
-        for slot in used
-    )
-    return RoundPage(
-        number=kept.number,
-        storyteller=storyteller,
-        storyteller_kit=kit(stored.colours.get(storyteller)),
-        corrected=kept.corrected,
-        frame=_picture(stored.id, kept, "frame") if kept.has_frame else None,
-        overlay=_picture(stored.id, kept, "overlay") if kept.has_overlay else None,
-        lines=lines,
-        slots=shown,
-        correction=None if slots is None else _correction(game, kept.number, reveal, slots, words),
-    )
-
-
-def _picture(game_id: int, kept: RoundSummary, which: str) -> str:
-    return f"/api/games/{game_id}/rounds/{kept.number}/{which}.jpg"
-
-
-def _correction(
-    game: Game, number: int, reveal: Reveal, slots: tuple[int, ...], words: Translations
-) -> Correction:
-    """The form as the table's editor opens on the round: one select per slot of the
-    board, one per vote dial the edition gives each voter, and the trap."""
-    board = tuple(sorted(set(slots) | set(reveal.cards)))
-    rows = RoundEditor.open(game, board, Reveal({}), number).rows
-    dials = [r for r in rows if r.kind is RowKind.VOTE and r.player is not None]
-    several = {r.player for r in dials if r.index > 1}
-    votes = tuple(
-        Vote(
-            voter=r.player,
-            label=(
-                phrase("{player}'s vote {index}", player=r.player, index=r.index)
-                if r.player in several
-                else phrase("{player}'s vote", player=r.player)
-            ).render(words),
-            slot=r.value,
-        )
-        for r in dials
-        if r.player is not None
-    )
-    trap = any(r.kind is RowKind.TRAP for r in rows)
-    return Correction(
-        cards=tuple((slot, reveal.cards.get(slot)) for slot in board),
-        votes=votes,
-        trap=trap,
-        trapped=reveal.trap,
-    )
 
 
 def _edition(name: str, words: Translations) -> tuple[str, str]:

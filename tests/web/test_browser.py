@@ -34,11 +34,11 @@ from companion.web.staff import CSRF_HEADER
 from tests.web.browser import PHONE_WIDTH, Demo, launch_chromium, phone, start_demo
 from tests.web.desk import PIN, SLOTS, Desk
 
-ROUNDS = 3
+ROUNDS = 2
 """Rounds the demo's group plays once named; then the table stays up, waiting."""
 SPEED = "4"
 """Times faster than real time: a round every second or two, slow enough to watch."""
-NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana")  # TEMP
+NAMES = ("Margot", "Lucien", "Zoé", "Bastien", "Inès", "Théo", "Agathe", "Hugo")
 """The names typed on the phone, in seat order."""
 EXPECT_MS = 30_000
 """How long the browser waits for a page to show something."""
