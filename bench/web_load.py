@@ -17,8 +17,10 @@ this one process, the same game each time:
   to a real table.
 
 It prints, for each, the loop's step times (median with the 10th to 90th
-percentile, 99th percentile, max, steps over twice the median of (a)) and the
-ratios to (a); the resident memory of the companion (as it is, and once glibc's
+percentile, 99th percentile, max, steps over twice the median of (a)), split into
+the loop thread's CPU time and the rest, its waiting (for the CPU, which the web
+thread, the phones and any other program on the machine share with it, or for the
+disk), and the ratios to (a); the resident memory of the companion (as it is, and once glibc's
 `malloc_trim` has handed back what the allocator kept) and of the phones' process
 at rounds 0 (the game set up), 5, 10, 15 and 20; with the page, the companion's
 threads and open file descriptors, the web thread's CPU time, and how many phones
@@ -58,6 +60,7 @@ from companion.app.demo import WINNER_FRAMES, run_demo
 from companion.app.loop import Loop
 from companion.closing import Closing
 from companion.display.screen import DisplayMode
+from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.rules import find_ruleset
 from companion.sources.simulated import SimulatedTable
@@ -72,6 +75,7 @@ FOLLOW_SECONDS = 60.0
 REPORT_SECONDS = 30.0
 """How long the phones' process may take to report once told to stop."""
 LIBC = ctypes.CDLL("libc.so.6")
+"""glibc, for `malloc_trim`."""
 MEMORY_EVERY = 5
 """Memory is taken at the game's setup (round 0) and after every 5th round."""
 
@@ -123,7 +127,6 @@ class Phones(Closing):
     """The phones' process: started with this Python, following the page's stream."""
 
     def __init__(self, url: str, count: int) -> None:
-        self.count = count
         self.process = subprocess.Popen(
             [sys.executable, str(PHONES_SCRIPT), url, "--phones", str(count)],
             stdin=subprocess.PIPE,
@@ -132,16 +135,17 @@ class Phones(Closing):
         )
         self._lines: queue.Queue[str] = queue.Queue()
         assert self.process.stdout is not None
-        threading.Thread(
+        self._reader = threading.Thread(
             target=_read_lines, args=(self.process.stdout, self._lines), daemon=True
-        ).start()
+        )
+        self._reader.start()
 
     def next_report(self, seconds: float) -> dict[str, Any]:
         """The process's next JSON line, waited for at most `seconds`."""
         try:
             return dict(json.loads(self._lines.get(timeout=seconds)))
         except queue.Empty:
-            raise RuntimeError(f"the phones said nothing in {seconds:.0f} s") from None
+            raise CompanionError(f"the phones said nothing in {seconds:.0f} s") from None
 
     def resident_mb(self) -> float:
         """The phones' process's resident memory, in MB."""
@@ -161,13 +165,14 @@ class Phones(Closing):
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self._reader.join(REPORT_SECONDS)
         for pipe in (self.process.stdin, self.process.stdout):
             if pipe is not None:
                 pipe.close()
 
 
 class TimedClose(Closing):
-    """The page's server, its closing timed (open streams hold it up)."""
+    """The page's server, its closing timed (its open streams end first)."""
 
     def __init__(self, server: WebServer, run: "Run") -> None:
         self.server = server
@@ -180,8 +185,8 @@ class TimedClose(Closing):
 
 
 class ServerErrors(logging.Filter):
-    """Counts, and keeps out of the output, what the web server logs as errors (each
-    stream still open when it closes is cancelled with a traceback)."""
+    """Counts, and keeps out of the output, what the web server logs as errors (a
+    stream it has to cancel when it closes logs a traceback)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -206,6 +211,10 @@ class Run:
     label: str
     steps: list[float] = field(default_factory=list)
     """Each loop step, in ms (frames the simulator drew left out)."""
+    working: list[float] = field(default_factory=list)
+    """The CPU time of the loop's thread in each of those steps, in ms: the rest of
+    the step it waited (for the CPU, held by the web thread, the phones or other
+    programs, or for the disk)."""
     memory: list[tuple[int, float, float, float | None]] = field(default_factory=list)
     """Round, the companion's resident MB, the same after `malloc_trim`, the phones'
     resident MB."""
@@ -256,15 +265,17 @@ def play(
         before = camera.state.status
         table = before.source if isinstance(before, Watching) else None
         drawn = table.last if isinstance(table, SimulatedTable) else None
-        started = time.perf_counter()
+        started, working = time.perf_counter(), time.thread_time()
         loop.step()
         elapsed = (time.perf_counter() - started) * 1000
+        worked = (time.thread_time() - working) * 1000
         status = camera.state.status
         if not isinstance(status, Watching) or status.latest is None:
             return
         if isinstance(table, SimulatedTable) and table.last is not drawn:
             return
         run.steps.append(elapsed)
+        run.working.append(worked)
 
     def take(number: int, when: str | None = None) -> None:
         held = resident_mb()
@@ -342,11 +353,14 @@ def report_steps(run: Run, baseline: Run) -> None:
         f"    {len(run.steps)} steps timed in {run.seconds:.0f} s, {slow} over 2x the "
         f"median of (a) ({2 * base:.1f} ms); companion CPU {run.cpu:.0f} s"
     )
+    waits = [max(0.0, s - w) for s, w in zip(run.steps, run.working, strict=True)]
+    print(f"    its CPU     {spread(run.working)}")
+    print(f"    its waiting {spread(waits)}")
     if run is not baseline:
         ratio = statistics.median(run.steps) / base
-        print(
-            f"    ratio to (a): median {ratio:.2f}, p99 {p99(run.steps) / p99(baseline.steps):.2f}"
-        )
+        tail = p99(run.steps) / p99(baseline.steps)
+        work = statistics.median(run.working) / statistics.median(baseline.working)
+        print(f"    ratio to (a): median {ratio:.2f}, p99 {tail:.2f}; median CPU {work:.2f}")
 
 
 def report_memory(run: Run) -> None:
@@ -372,6 +386,10 @@ def report_page(run: Run) -> None:
     print(f"({run.label}) the page:")
     for when, threads, files in run.handles:
         print(f"    {when}: {threads} threads, {files} open file descriptors")
+    print(
+        "    (threads: the loop's, the server's and the bench's reader of the phones' pipe; "
+        "descriptors: the screen's fonts stay open)"
+    )
     following, report = run.following or {}, run.phones or {}
     phones = report.get("phones", [])
     print(

@@ -279,6 +279,7 @@ def run_demo(
             state = session.state
             if not set_up and state.game_id is not None and not state.setting_up:
                 set_up = True
+                demo.colours = dict(state.lineup.colour_by_player)  # names typed on a phone
                 playing_since = time.perf_counter()
                 setup_seconds = clock.now
                 first = state.game.first_storyteller

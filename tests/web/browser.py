@@ -128,7 +128,7 @@ class Demo:
     ) -> dict[str, Any]:
         """The first state of the table for which `holds` is true, followed on the live
         stream the page follows; fails saying `what` was waited for, and the last
-        state seen, after `seconds`."""
+        state seen, after `seconds` (at once if the demo stops serving)."""
         deadline = time.monotonic() + seconds
         last: dict[str, Any] | None = None
         timeout = httpx.Timeout(10.0, read=seconds)
@@ -141,17 +141,19 @@ class Demo:
                             return last
                     if time.monotonic() > deadline:
                         break
-        except httpx.ReadTimeout:
-            pass
+        except httpx.TransportError as error:
+            last = last or {"no stream": repr(error)}
         raise AssertionError(
-            f"the table did not get to {what} in {seconds:.0f} s; last state: {last}\n"
-            + self.output()
+            f"the table did not get to {what} (waited up to {seconds:.0f} s); "
+            f"last state: {last}\n" + self.output()
         )
 
     def output(self) -> str:
-        """What the demo said, for a failure's message."""
+        """What the demo said (and how it ended, if it did), for a failure's message."""
+        status = self.process.poll()
+        ended = "" if status is None else f"the demo exited {status}; "
         tail = "\n".join(self.said[-20:])
-        return f"demo's stderr (last lines):\n{tail}"
+        return f"{ended}its stderr (last lines):\n{tail}"
 
     def stop(self) -> int:
         """Interrupt the demo as Ctrl-C does and wait for it; its exit status."""
@@ -164,8 +166,7 @@ class Demo:
                 self.process.kill()
                 self.process.wait(STOP_SECONDS)
                 raise AssertionError(
-                    f"the demo did not stop within {STOP_SECONDS:.0f} s of Ctrl-C\n"
-                    + self.output()
+                    f"the demo did not stop within {STOP_SECONDS:.0f} s of Ctrl-C\n" + self.output()
                 ) from None
         finally:
             if self.stdout is not None:
@@ -240,7 +241,9 @@ def start_demo(
             )
 
 
-def _drain(process: "subprocess.Popen[str]", said: list[str], lines: "queue.Queue[str | None]") -> None:
+def _drain(
+    process: "subprocess.Popen[str]", said: list[str], lines: "queue.Queue[str | None]"
+) -> None:
     """Keep the demo's stderr read (a full pipe would stop it), each line kept and
     handed on; None once it closes."""
     assert process.stderr is not None

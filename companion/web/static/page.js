@@ -280,12 +280,18 @@
         return;
       }
       note.hidden = true;
+      const state = data.state || {};
+      if (state.language && state.language !== document.documentElement.lang) {
+        /* the group picked another language: the whole page follows, not only #live */
+        source.close();
+        window.location.reload();
+        return;
+      }
       const live = document.getElementById("live");
       if (live && typeof data.html === "string") {
         live.innerHTML = data.html;
         countDown();
       }
-      const state = data.state || {};
       const page = body.dataset.page;
       const setupLink = document.getElementById("nav-setup");
       if (setupLink && page !== "setup") setupLink.hidden = !state.setup;
