@@ -34,6 +34,9 @@ class Correct:
     """A past round of the game in progress, as it truly lay: the game is rescored from
     it, with the same rules as the table's editor."""
 
+    game_id: int
+    """The game the page showed: a correction of another game than the table's is
+    refused, whatever happened at the table since the page was drawn."""
     number: int
     """The round (1 for the first)."""
     reveal: Reveal

@@ -243,7 +243,7 @@ def run_demo(
     clock = SimClock()
     screen = Screen(mode=mode)
     loop = Loop(session, screen, clock, camera, page=page)
-    server = serve(loop) if serve is not None else None
+    server: Closing | None = None
     pace = _pace(mode, speed)
     demo = DemoPlayers(table.lay, layout, KIT, colours, rng)
     exact = frames_idle = snapshots = waited = 0
@@ -257,6 +257,7 @@ def run_demo(
     shown_winner = 0
     timings: deque[float] = deque(maxlen=TIMINGS_KEPT)
     try:
+        server = serve(loop) if serve is not None else None
         while (stay or shown_winner < WINNER_FRAMES) and not loop.quit:
             state = session.state
             done = rounds is not None and len(state.game.played) - played_before >= rounds
@@ -316,8 +317,10 @@ def run_demo(
             if phase is Phase.WINNER and not state.hopping(clock.now):
                 shown_winner += 1
             clock.now += FRAME_SECONDS
-            if pace:
-                time.sleep(max(0.0, pace - (time.perf_counter() - started)))
+            kept_up = done or (stay and phase is Phase.WINNER)  # no hurry: a frame's own time
+            wait = max(pace, FRAME_SECONDS) if kept_up else pace
+            if wait:
+                time.sleep(max(0.0, wait - (time.perf_counter() - started)))
         if out is not None:
             _snapshot(screen, out, snapshots + 1, session.state)
     finally:

@@ -12,6 +12,7 @@ import queue
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 
 from companion.actions import Action, Press
 from companion.app.camera import WEDGED_MESSAGE, Camera, Lost
@@ -108,24 +109,29 @@ class Loop:
         """
         now = self.clock()
         session = self.session
-        try:
-            for press in self._presses():
-                if isinstance(press, Request):
-                    _answer(press, session, now)
-                    continue
-                if press.action is Action.QUIT:
-                    self.quit = True
-                    return
-                session.press(press, now)
-            self._look(now)
-            session.tick(now)
-        except CompanionError as error:
-            session.say(phrase("something went wrong: {error}", error=error.phrase), now)
+        for press in self._presses():
+            if isinstance(press, Request):
+                _answer(press, session, now)
+            elif press.action is Action.QUIT:
+                self.quit = True
+                return
+            else:
+                self._guarded(partial(session.press, press, now), now)
+        self._guarded(partial(self._look, now), now)
+        self._guarded(partial(session.tick, now), now)
         snapshot = session.snapshot
         page = self.page() if self.page is not None else None
         view = present(snapshot.state, now, self._camera_view(now), page=page)
         self.screen.show(view)
         self._show_lights(snapshot, view, now)
+
+    def _guarded(self, work: Callable[[], object], now: float) -> None:
+        """Do a piece of the session's work; an error is shown on the screen, and the
+        rest of the step (the next press, a phone's request) still happens."""
+        try:
+            work()
+        except CompanionError as error:
+            self.session.say(phrase("something went wrong: {error}", error=error.phrase), now)
 
     def _show_lights(self, snapshot: Snapshot, view: ScreenView, now: float) -> None:
         """The status light and the strip, each left out for good once it fails."""
@@ -201,6 +207,9 @@ def _answer(request: Request, session: Session, now: float) -> None:
         verdict = session.command(request.command, now)
     except CompanionError as error:
         verdict = Verdict(session.snapshot.version, error.phrase)
+    except BaseException as error:  # the asker hears of it, and the loop fails as ever
+        request.reply.set_exception(error)
+        raise
     request.reply.set_result(verdict)
 
 

@@ -315,12 +315,12 @@ def _options(draft: Draft, at: Tuning, page: _Page) -> StepView:
     choices = []
     for i, name in enumerate(OPTIONS):
         value = draft.option(name)
-        shown = _value(name, value).render(words)
+        shown = option_value(name, value).render(words)
         if value != getattr(preset, name):
             shown = phrase(
                 "{value} (preset: {preset})",
                 value=shown,
-                preset=_value(name, getattr(preset, name)),
+                preset=option_value(name, getattr(preset, name)),
             ).render(words)
         choices.append(Choice(OPTION_WORDS[name].render(words), shown, selected=i == at.cursor))
     choices.append(Choice(DONE.render(words), selected=at.cursor == len(OPTIONS)))
@@ -332,7 +332,8 @@ def _options(draft: Draft, at: Tuning, page: _Page) -> StepView:
     )
 
 
-def _value(name: str, value: int | None) -> Phrase:
+def option_value(name: str, value: int | None) -> Phrase:
+    """An option's value in words, as the options step says it (the phone page too)."""
     if value is None:
         return phrase("no limit")
     if name == "deck":

@@ -190,8 +190,11 @@ class Session:
 
     def handle(self, event: Event) -> SessionState:
         """Move to the state that follows `event`, publish it, and return it."""
+        return self._publish(self._next(self._snapshot.state, event))
+
+    def _publish(self, after: SessionState) -> SessionState:
+        """Publish the state a change left, with the next version, if it is new."""
         before = self._snapshot
-        after = self._next(before.state, event)
         if after != before.state:
             self._snapshot = Snapshot(before.version + 1, after)
         return self._snapshot.state
@@ -224,19 +227,18 @@ class Session:
     def command(self, command: Command, now: float) -> Verdict:
         """Act on a command from the phone page; the verdict says why nothing was done
         when the table refused it (a press is never refused: it does what it does)."""
-        before = self._snapshot
+        state = self._snapshot.state
         refused: Phrase | None = None
         match command:
             case Press():
-                after = self._next(before.state, Pressed(command, now))
+                after = self._next(state, Pressed(command, now))
             case SetUp():
-                after, refused = self.steps.set_up(before.state, command, now)
+                after, refused = self.steps.set_up(state, command, now)
             case Correct():
-                after, refused = self._correct(before.state, command, now)
+                after, refused = self._correct(state, command, now)
             case GiveUp():
-                after, refused = self._give_up(before.state, now)
-        if after != before.state:
-            self._snapshot = Snapshot(before.version + 1, after)
+                after, refused = self._give_up(state, now)
+        self._publish(after)
         return Verdict(self._snapshot.version, refused)
 
     def _next(self, state: SessionState, event: Event) -> SessionState:
@@ -499,6 +501,20 @@ class Session:
         number, played = command.number, len(state.game.played)
         if state.game_id is None or state.setting_up:
             return state, phrase("there is no game in progress to correct")
+        if command.game_id != state.game_id:
+            words = phrase(
+                "only the game at the table can be corrected, and game {number} is not",
+                number=command.game_id,
+            )
+            return state, words
+        reveal = command.reveal
+        off_board = sorted(
+            {*reveal.cards, *(s for slots in reveal.votes.values() for s in slots)}
+            - set(self.settings.slots)
+            | ({reveal.trap} - set(self.settings.slots) if reveal.trap is not None else set())
+        )
+        if off_board:
+            return state, phrase("this board has no slot {slot}", slot=off_board[0])
         if isinstance(state.at, Editing | Abandoning):
             return state, phrase("the table is busy with a question: answer it there first")
         if not 1 <= number <= played:
@@ -509,7 +525,7 @@ class Session:
                 number=number,
             )
         try:
-            game = self.journal.correct_round(state.game_id, number, command.reveal)
+            game = self.journal.correct_round(state.game_id, number, reveal)
         except (CompanionError, OSError) as error:
             return state, error_words(error)
         at: PhaseState = state.at

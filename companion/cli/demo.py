@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                     out=out,
                     auto_confirm=args.auto_confirm,
                     rounds=args.rounds,
-                    page=listener.address if listener is not None else None,
+                    page=listener.page if listener is not None else None,
                     serve=_server(listener, path),
                     speed=args.speed,
                     stay=args.stay and index == len(rulesets),

@@ -265,7 +265,7 @@ def _loop(
         light=light,
         strip=strip,
         service=service,
-        page=listener.address if listener is not None else None,
+        page=listener.page if listener is not None else None,
     )
     if listener is not None:
         server = serve(listener, loop, journal.path, os.environ, NAME)

@@ -8,6 +8,7 @@ totals, and a game that does not replay is listed by what is damaged in it.
 """
 
 import json
+import sqlite3
 from types import MappingProxyType
 
 from companion.errors import JournalError
@@ -24,6 +25,7 @@ from companion.journal.records import (
     StoredGame,
 )
 from companion.names import one_line
+from companion.rules import Game
 from companion.wording import rounds_played
 
 
@@ -49,24 +51,37 @@ class History:
         """The rounds of a game scored as the rules score them now, oldest first, with
         when each was confirmed; `JournalCorruptError` naming the round that does not replay."""
         with self.file.transaction(f"listing the rounds of game {game_id}") as conn:
-            stored = self.file.stored(conn, game_id)
-            rows = conn.execute(
-                "SELECT r.number, r.committed_at, "
-                "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
-                "EXISTS (SELECT 1 FROM corrections c "
-                "        WHERE c.game_id = r.game_id AND c.number = r.number) "
-                "FROM rounds r LEFT JOIN round_images i "
-                "ON i.game_id = r.game_id AND i.number = r.number "
-                "WHERE r.game_id = ? ORDER BY r.number",
-                (game_id,),
-            ).fetchall()
-            try:
-                return tuple(_round_summary(stored, *columns) for columns in rows)
-            except ValueError as err:
-                raise corrupt(
-                    self.file.path,
-                    f"game {game_id}: a round's time is damaged: {one_line(str(err))}",
-                ) from err
+            return self._rounds(conn, self.file.stored(conn, game_id))
+
+    def whole(self, game_id: int) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
+        """A game's line, the game and its rounds, read in one transaction: a round
+        confirmed meanwhile at the table cannot make them disagree. A game that does
+        not replay raises `JournalCorruptError` naming the damage."""
+        with self.file.transaction(f"reading game {game_id}") as conn:
+            found = self.file.examined(conn, game_id)
+            if isinstance(found, str):
+                raise corrupt(self.file.path, f"game {game_id}: {found}")
+            return _line(found), found, self._rounds(conn, found)
+
+    def _rounds(self, conn: sqlite3.Connection, stored: StoredGame) -> tuple[RoundSummary, ...]:
+        game_id = stored.id
+        rows = conn.execute(
+            "SELECT r.number, r.committed_at, "
+            "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
+            "EXISTS (SELECT 1 FROM corrections c "
+            "        WHERE c.game_id = r.game_id AND c.number = r.number) "
+            "FROM rounds r LEFT JOIN round_images i "
+            "ON i.game_id = r.game_id AND i.number = r.number "
+            "WHERE r.game_id = ? ORDER BY r.number",
+            (game_id,),
+        ).fetchall()
+        try:
+            return tuple(_round_summary(stored, *columns) for columns in rows)
+        except ValueError as err:
+            raise corrupt(
+                self.file.path,
+                f"game {game_id}: a round's time is damaged: {one_line(str(err))}",
+            ) from err
 
     def images(self, game_id: int, number: int) -> RoundImages:
         """The frame and overlay kept with a round (None for those not kept)."""
@@ -87,13 +102,23 @@ class History:
 
     def export(self, game_id: int) -> str:
         """The game as a game file (JSON) that `companion score` reads."""
-        return json.dumps(game_document(self.file.load(game_id).game), ensure_ascii=False)
+        return exported(self.file.load(game_id).game)
+
+
+def exported(game: Game) -> str:
+    """A game as the game file (JSON) that `companion score` reads."""
+    return json.dumps(game_document(game), ensure_ascii=False)
 
 
 def _summary(found: StoredGame | str, game_id: int) -> GameSummary | DamagedGame:
     """A game's line of the list from its replay, or what is damaged in it."""
     if isinstance(found, str):
         return DamagedGame(id=game_id, damage=found)
+    return _line(found)
+
+
+def _line(found: StoredGame) -> GameSummary:
+    """A sound game's line of the list."""
     game = found.game
     totals = dict(game.totals)
     best = max(totals.values())

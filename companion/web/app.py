@@ -30,7 +30,7 @@ def make_app(site: Site, live: Live | None = None) -> ASGIApp:
     """The web application for one table, its live stream from `live` (the server
     keeps it, to end the streams when it stops)."""
     if live is None:
-        live = Live(site.table.snapshot, lambda snapshot: live_update(site, snapshot))
+        live = live_for(site)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -56,6 +56,8 @@ def make_app(site: Site, live: Live | None = None) -> ASGIApp:
         return Route(path, endpoint, methods=["POST"] if post else ["GET", "HEAD"])
 
     async def events(site: Site, request: Request) -> Response:
+        if request.method != "GET":  # a HEAD would hold a place with no stream to read
+            raise Refused(405, phrase("there is no such page"))
         if live.full():
             words = phrase("too many phones follow this table: try again soon")
             raise Refused(503, words, retry_after=30.0)
@@ -91,6 +93,11 @@ def make_app(site: Site, live: Live | None = None) -> ASGIApp:
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_here})
     return guarded(app, site)
+
+
+def live_for(site: Site) -> Live:
+    """The live stream of a site's table."""
+    return Live(site.table.snapshot, lambda snapshot: live_update(site, snapshot))
 
 
 def live_update(site: Site, snapshot: Snapshot) -> str:

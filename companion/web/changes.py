@@ -14,6 +14,7 @@ from starlette.responses import Response
 
 from companion.actions import Action, Press
 from companion.app.commands import Command, Correct, GiveUp, SetUp
+from companion.app.draft import OPTION_CHOICES
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import parse_round
 from companion.phrases import phrase
@@ -36,6 +37,7 @@ _SETUP_KEYS = {"ruleset", "options", "names"}
 
 
 async def log_in(site: Site, request: Request) -> Response:
+    """`POST /staff/login`: the staff's PIN, answered with the staff's cookie."""
     body = await json_body(site, request, allowed={"pin"})
     answer = site.gate.log_in(body.get("pin"))
     if isinstance(answer, Refusal):
@@ -48,6 +50,7 @@ async def log_in(site: Site, request: Request) -> Response:
 
 
 async def log_out(site: Site, request: Request) -> Response:
+    """`POST /staff/logout`: the staff's cookie forgotten."""
     await json_body(site, request, allowed=set())
     response = json_response({"staff": False})
     response.delete_cookie(STAFF_COOKIE, httponly=True, samesite="strict")
@@ -55,12 +58,14 @@ async def log_out(site: Site, request: Request) -> Response:
 
 
 async def api_setup(site: Site, request: Request) -> Response:
+    """`POST /api/setup`: a setup typed on a phone (any phone while the table sets up)."""
     setting_up = site.table.snapshot().state.setting_up
     body = await json_body(site, request, allowed=_SETUP_KEYS, staff=not setting_up)
     return await submit(site, setup_command(body))
 
 
 async def api_actions(site: Site, request: Request) -> Response:
+    """`POST /api/actions`: a press from the staff's page."""
     body = await json_body(site, request, allowed={"action"}, staff=True)
     asked = body.get("action")
     command = _ACTIONS.get(asked) if isinstance(asked, str) else None
@@ -72,6 +77,7 @@ async def api_actions(site: Site, request: Request) -> Response:
 
 
 async def api_correct(site: Site, request: Request) -> Response:
+    """`POST /api/games/ID/rounds/N`: a round of the game at the table corrected."""
     game_id, number = path_number(request, "game"), path_number(request, "number")
     raw = await raw_body(site, request, staff=True)
     state = site.table.snapshot().state
@@ -85,10 +91,14 @@ async def api_correct(site: Site, request: Request) -> Response:
         )
     try:
         reveal = parse_round(raw, number)
+    except GameFileError as error:
+        words = phrase("the corrected round cannot be read: {problem}", problem=error.phrase)
+        raise Refused(422, words) from None
+    try:
         state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
-    except (GameFileError, RulesError) as error:
+    except RulesError as error:
         raise Refused(422, error.phrase) from None
-    return await submit(site, Correct(number, reveal))
+    return await submit(site, Correct(game_id, number, reveal))
 
 
 def setup_command(body: dict[str, Any]) -> SetUp:
@@ -103,6 +113,9 @@ def setup_command(body: dict[str, Any]) -> SetUp:
         for v in options.values()
     ):
         raise Refused(422, phrase("each option must be a whole number or null"))
+    unknown = sorted(set(options) - set(OPTION_CHOICES))
+    if unknown:
+        raise Refused(422, phrase("there is no option {name}", name=unknown[0][:40]))
     if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
         raise Refused(422, phrase("each name must be text"))
     return SetUp(ruleset, dict(options), dict(names))
@@ -111,11 +124,13 @@ def setup_command(body: dict[str, Any]) -> SetUp:
 async def submit(site: Site, command: Command) -> Response:
     """Post a command to the loop and answer with its verdict."""
     future = site.table.submit(command)
+    waiting = asyncio.wrap_future(future)
     try:
-        verdict = await asyncio.wait_for(asyncio.wrap_future(future), VERDICT_SECONDS)
+        verdict = await asyncio.wait_for(asyncio.shield(waiting), VERDICT_SECONDS)
     except TimeoutError:
-        future.cancel()
-        raise Refused(503, phrase("the table is busy: try again")) from None
+        if future.cancel():  # it never reached the session: nothing was done
+            raise Refused(503, phrase("the table is busy: try again")) from None
+        verdict = await waiting  # the session is acting on it: its verdict is the answer
     if verdict.refused is not None:
         raise Refused(409, verdict.refused)
     return json_response({"version": verdict.version})

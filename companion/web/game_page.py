@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from companion.app.editor import RoundEditor, RowKind
 from companion.app.present import members, scorer_name
 from companion.journal import DamagedGame, GameStatus, GameSummary, RoundSummary, StoredGame
-from companion.phrases import Phrase, Translations, phrase, plural
+from companion.phrases import Phrase, Translations, listing, phrase, plural, rendered
 from companion.rules import Game, Reveal, find_ruleset
+from companion.rules.seating import TEAM_JOINER
 from companion.web.style import kit
 
 _STATUS: Mapping[GameStatus, Phrase] = {
@@ -105,11 +106,18 @@ class GameLine:
     damage: str | None = None
 
 
-def names(game: Game, scorers: Sequence[str]) -> str:
-    return ", ".join(scorer_name(game, s) for s in scorers)
+def names(game: Game, scorers: Sequence[str], words: Translations) -> str:
+    """Scorers as a sentence names them: "Ann and Ann + Bob", "Ann et Ben"."""
+    return rendered(listing([scorer_name(game, s) for s in scorers]), words)
+
+
+def shown_scorer(scorer: str) -> str:
+    """A scorer of a game's line as the table shows it: a team "Ann + Bob"."""
+    return " + ".join(scorer.split(TEAM_JOINER))
 
 
 def game_line(summary: GameSummary | DamagedGame, words: Translations) -> GameLine:
+    """A game's line in the list of games, in the table's language."""
     if isinstance(summary, DamagedGame):
         return GameLine(summary.id, "", "", "", "", "damaged", "", (), "", damage=summary.damage)
     rules = find_ruleset(summary.ruleset)
@@ -117,13 +125,13 @@ def game_line(summary: GameSummary | DamagedGame, words: Translations) -> GameLi
     return GameLine(
         id=summary.id,
         edition=rules.title_words.render(words),
-        players=", ".join(summary.players),
+        players=rendered(listing(summary.players), words),
         rounds=plural("{n} round", "{n} rounds", summary.rounds).render(words),
         status=_STATUS[summary.status].render(words),
         state=summary.status.value,
         started=started,
-        totals=tuple((s.replace("+", " + "), t) for s, t in summary.totals.items()),
-        winners=", ".join(w.replace("+", " + ") for w in summary.winners),
+        totals=tuple((shown_scorer(s), t) for s, t in summary.totals.items()),
+        winners=rendered(listing([shown_scorer(w) for w in summary.winners]), words),
     )
 
 

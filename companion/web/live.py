@@ -8,9 +8,12 @@ to the latest state instead of queueing the whole evening.
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 
 from companion.app.states import Snapshot
+
+log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
 """How often the snapshot is looked at: updates at most four times a second."""
@@ -18,6 +21,10 @@ KEEPALIVE_SECONDS = 15.0
 """A comment line this often keeps idle connections (and café Wi-Fi) open."""
 MAX_FOLLOWERS = 200
 """Phones following at once; more are refused (a table has a dozen players)."""
+STREAM_SECONDS = 300.0
+"""The longest one stream lasts: the phone's browser opens the next by itself, and a
+connection whose phone went away unnoticed (it sent more bytes, then vanished) frees
+its place within this time."""
 
 
 class Live:
@@ -37,11 +44,6 @@ class Live:
         any thread."""
         self._stopping = True
 
-    @property
-    def followers(self) -> int:
-        """Phones following now."""
-        return len(self._followers)
-
     def full(self) -> bool:
         """Whether no more phones may follow."""
         return len(self._followers) >= MAX_FOLLOWERS
@@ -50,7 +52,10 @@ class Live:
         """Watch the snapshot until cancelled, handing each new update out."""
         while True:
             if self._followers:
-                self._publish(self.latest())
+                try:
+                    self._publish(self.latest())
+                except Exception:  # a page that cannot be drawn must not end the stream
+                    log.exception("the live page could not be drawn")
             await asyncio.sleep(POLL_SECONDS)
 
     def latest(self) -> str:
@@ -72,10 +77,12 @@ class Live:
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
         self._followers.add(queue)
         sent = self.latest()
+        clock = asyncio.get_running_loop().time
+        ends = clock() + STREAM_SECONDS
         quiet = 0.0
         try:
             yield _event(sent)
-            while not self._stopping:
+            while not self._stopping and clock() < ends:
                 try:
                     update = await asyncio.wait_for(queue.get(), POLL_SECONDS)
                 except TimeoutError:

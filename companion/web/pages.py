@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 
 from companion.app.draft import OPTION_CHOICES, colour_name
-from companion.app.present_setup import OPTION_WORDS
+from companion.app.present_setup import OPTION_WORDS, option_value
 from companion.app.setup import EDITIONS, OPTIONS, player_range
 from companion.colours import COLOURS
 from companion.display.view import Rabbit, ScreenView
@@ -30,7 +30,6 @@ from companion.phrases import (
     listing,
     phrase,
     plural,
-    verbatim,
 )
 from companion.rules import find_ruleset
 from companion.web.game_page import game_line, names, round_page
@@ -168,7 +167,7 @@ class Pages:
             rounds=list(reversed(pages)),
             players=game.seating.players,
             bgstats=bgstats,
-            winners=names(game, summary.winners),
+            winners=names(game, summary.winners, words),
         )
 
     def setup(self, state: dict[str, Any], language: Language, *, csrf: str) -> str:
@@ -274,16 +273,3 @@ def _option(name: str, setup: Mapping[str, Any], words: Translations) -> dict[st
 def _choice(value: int | None) -> str:
     """An option's value as a select's value: "none" for no limit."""
     return "none" if value is None else str(value)
-
-
-def option_value(name: str, value: int | None) -> Phrase:
-    """An option's value in words, as the table's options step says it."""
-    if value is None:
-        return phrase("no limit")
-    if name == "deck":
-        return plural("{n} card", "{n} cards", value)
-    if name == "round_limit":
-        return plural("{n} round", "{n} rounds", value)
-    if name == "storyteller_turns":
-        return plural("{n} turn", "{n} turns", value)
-    return verbatim(str(value))

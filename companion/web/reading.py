@@ -11,7 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.app.present import present
-from companion.journal import GameSummary, History, RoundImages
+from companion.journal import GameSummary, History, RoundImages, RoundSummary, StoredGame
+from companion.journal.history import exported
 from companion.phrases import phrase
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
@@ -31,6 +32,7 @@ from companion.web.staff import STAFF_COOKIE
 
 
 async def table_page(site: Site, request: Request) -> Response:
+    """`GET /`: the table now, followed live."""
     snapshot, now = site.table.snapshot(), site.table.now()
     language = snapshot.state.language
     view = present(snapshot.state, now, None)
@@ -46,20 +48,20 @@ async def table_page(site: Site, request: Request) -> Response:
 
 
 async def games_page(site: Site, request: Request) -> Response:
+    """`GET /games`: the table's games."""
     summaries = await read_journal(site, lambda history: history.games(), missing=())
     html = site.pages.games(summaries, table_language(site))
     return page_response(html, page_csrf(site, request), request)
 
 
 async def game_page(site: Site, request: Request) -> Response:
+    """`GET /games/ID`: a game round by round, with its photos and downloads."""
     game_id = path_number(request, "game")
 
-    def work(history: History) -> tuple[Any, ...]:
-        summary = history.game(game_id)
-        if not isinstance(summary, GameSummary):
+    def work(history: History) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
+        if not isinstance(history.game(game_id), GameSummary):
             raise Refused(422, phrase("game {number} is damaged", number=game_id))
-        stored = history.file.load(game_id)
-        return summary, stored, history.rounds(game_id)
+        return history.whole(game_id)
 
     summary, stored, rounds = await read_journal(site, work)
     csrf = page_csrf(site, request)
@@ -77,6 +79,7 @@ async def game_page(site: Site, request: Request) -> Response:
 
 
 async def setup_page(site: Site, request: Request) -> Response:
+    """`GET /setup`: names, edition and options typed on a phone."""
     snapshot = site.table.snapshot()
     csrf = page_csrf(site, request)
     state = state_document(snapshot, site.table.now())
@@ -84,6 +87,7 @@ async def setup_page(site: Site, request: Request) -> Response:
 
 
 async def staff_page(site: Site, request: Request) -> Response:
+    """`GET /staff`: the PIN form, or the staff's tools."""
     snapshot = site.table.snapshot()
     csrf = page_csrf(site, request)
     staff = site.gate.is_staff(request.cookies.get(STAFF_COOKIE))
@@ -93,6 +97,7 @@ async def staff_page(site: Site, request: Request) -> Response:
 
 
 async def static_file(site: Site, request: Request) -> Response:
+    """`GET /static/NAME`: the page's style sheet or script, from a fixed table."""
     found = site.pages.static(str(request.path_params["name"]))
     if found is None:
         raise Refused(404, phrase("there is no such page"))
@@ -102,37 +107,43 @@ async def static_file(site: Site, request: Request) -> Response:
 
 
 async def api_state(site: Site, request: Request) -> Response:
+    """`GET /api/state`: the table now, as JSON."""
     return json_response(state_document(site.table.snapshot(), site.table.now()))
 
 
 async def api_games(site: Site, request: Request) -> Response:
+    """`GET /api/games`: the table's games, as JSON."""
     summaries = await read_journal(site, lambda history: history.games(), missing=())
     return json_response({"games": [summary_document(s) for s in summaries]})
 
 
 async def api_game(site: Site, request: Request) -> Response:
+    """`GET /api/games/ID`: one game with its rounds, as JSON."""
     game_id = path_number(request, "game")
 
     def work(history: History) -> dict[str, Any]:
         summary = history.game(game_id)
         if not isinstance(summary, GameSummary):
             return summary_document(summary)
-        return game_document(summary, history.file.load(game_id), history.rounds(game_id))
+        return game_document(*history.whole(game_id))
 
     return json_response(await read_journal(site, work))
 
 
 async def api_export(site: Site, request: Request) -> Response:
+    """`GET /api/games/ID/export`: the game file `companion score` reads."""
     game_id = path_number(request, "game")
     text = await read_journal(site, lambda history: history.export(game_id))
     return Response(text, media_type="application/json", headers=attachment(f"game-{game_id}.json"))
 
 
 async def api_csv(site: Site, request: Request) -> Response:
+    """`GET /api/games/ID/export.csv`: every round of the game, one row per scorer."""
     game_id = path_number(request, "game")
 
     def work(history: History) -> str:
-        return game_csv(history.file.load(game_id), history.rounds(game_id))
+        _, stored, rounds = history.whole(game_id)
+        return game_csv(stored, rounds)
 
     text = await read_journal(site, work)
     return Response(
@@ -141,19 +152,23 @@ async def api_csv(site: Site, request: Request) -> Response:
 
 
 async def api_zip(site: Site, request: Request) -> Response:
+    """`GET /api/games/ID/export.zip`: the game file, the CSV and every photo."""
     game_id = path_number(request, "game")
 
     def work(history: History) -> bytes:
-        stored = history.file.load(game_id)
-        rounds = history.rounds(game_id)
+        _, stored, rounds = history.whole(game_id)
         pictures = [(r.number, history.images(game_id, r.number)) for r in rounds]
-        return game_zip(game_id, history.export(game_id), game_csv(stored, rounds), pictures)
+        text = exported(stored.game)
+        return game_zip(
+            game_id, text, game_csv(stored, rounds), pictures, started_at=stored.started_at
+        )
 
     data = await read_journal(site, work)
     return Response(data, media_type="application/zip", headers=attachment(f"game-{game_id}.zip"))
 
 
 async def api_picture(site: Site, request: Request) -> Response:
+    """`GET /api/games/ID/rounds/N/frame.jpg` or `overlay.jpg`, from the journal."""
     game_id, number = path_number(request, "game"), path_number(request, "number")
     which = str(request.path_params["picture"])
     if which not in ("frame.jpg", "overlay.jpg"):

@@ -17,8 +17,7 @@ import uvicorn
 from companion.closing import Closing
 from companion.errors import WebAddressError, WebError
 from companion.web.address import Listen, PageAddress
-from companion.web.app import live_update, make_app
-from companion.web.live import Live
+from companion.web.app import live_for, make_app
 from companion.web.pages import Pages
 from companion.web.reader import JournalReader
 from companion.web.site import Site, Table
@@ -41,6 +40,13 @@ class Listener(Closing):
         self.socket = _bind(listen)
         self.address = PageAddress(listen, int(self.socket.getsockname()[1]))
         """The page's address as phones reach it (None while the Pi has no network)."""
+        self.serving = False
+        """Whether a server answers on it now (set by the server that serves it)."""
+
+    def page(self) -> str | None:
+        """The address to show players: only while the page is served, so the table
+        never shows the code of a page that did not start."""
+        return self.address() if self.serving else None
 
     def close(self) -> None:
         """Stop listening; safe twice."""
@@ -62,7 +68,7 @@ class WebServer(Closing):
         """Where it serves."""
         self._journal = JournalReader(journal)
         site = Site(table, self._journal, StaffGate(pin), Pages(), slots)
-        self._live = Live(table.snapshot, lambda snapshot: live_update(site, snapshot))
+        self._live = live_for(site)
         config = uvicorn.Config(
             make_app(site, self._live),
             http="h11",
@@ -97,6 +103,7 @@ class WebServer(Closing):
                 self.close()
                 raise WebError("the phone page's server did not start")
             time.sleep(0.01)
+        self.listener.serving = True
 
     def close(self) -> None:
         """Stop serving (open streams are closed) and let the journal go; safe twice.
@@ -104,6 +111,7 @@ class WebServer(Closing):
         if self._closed:
             return
         self._closed = True
+        self.listener.serving = False
         self._live.stop()
         self._server.should_exit = True
         if self._thread.is_alive():

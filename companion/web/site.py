@@ -26,6 +26,7 @@ from companion.errors import (
 from companion.journal import History
 from companion.language import Language, translations
 from companion.phrases import Phrase, phrase
+from companion.web.exports import picture_extension
 from companion.web.pages import Pages
 from companion.web.reader import JournalReader
 from companion.web.staff import CSRF_COOKIE, StaffGate
@@ -89,6 +90,7 @@ async def read_journal(site: Site, work: Callable[[History], Any], *, missing: A
 
 
 def table_language(site: Site) -> Language:
+    """The language the table speaks now: every page and error is in it."""
     return site.table.snapshot().state.language
 
 
@@ -99,6 +101,7 @@ def page_csrf(site: Site, request: Request) -> str:
 
 
 def page_response(html: str, csrf: str, request: Request) -> Response:
+    """A page, with the headers every page has, and its CSRF cookie when new."""
     response = Response(html, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
     if request.cookies.get(CSRF_COOKIE) != csrf:
         response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict")
@@ -130,17 +133,22 @@ def error_page(site: Site, refused: Refused) -> Response:
 
 
 def json_response(doc: object) -> Response:
+    """A JSON answer, never cached: the table moves on."""
     return JSONResponse(doc, headers={"Cache-Control": "no-store"})
 
 
 def attachment(name: str) -> dict[str, str]:
+    """The header that makes a download a file of that name."""
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
+_MEDIA_TYPES = {".jpg": "image/jpeg", ".png": "image/png"}
+
+
 def image_type(data: bytes) -> str:
-    if data.startswith(b"\x89PNG"):
-        return "image/png"
-    return "image/jpeg"
+    """A kept picture's media type, from its first bytes (anything else is sent as
+    bytes, which no browser runs or shows as a page)."""
+    return _MEDIA_TYPES.get(picture_extension(data), "application/octet-stream")
 
 
 def path_number(request: Request, name: str) -> int:

@@ -9,8 +9,9 @@ per address, since addresses cost nothing on a LAN: after a few, each try waits
 longer, and a try made during the wait is refused without being checked, so guessing
 by the hundred gets nowhere. Nothing here sleeps: a refusal says when to come back.
 
-Changes also carry a double-submit CSRF token (a cookie the page copies into a
-header), which a page on another site cannot read and so cannot send.
+Changes also carry a double-submit CSRF token: an HTTP-only cookie, and the same
+token written into the page itself, which its script sends back in a header. A page
+on another site can neither read the page nor set the header, so it cannot send both.
 
 Pure apart from the clocks and the randomness, both injectable, and free of any web
 framework: the routes call it and turn a `Refusal` into a response.
@@ -32,7 +33,8 @@ from companion.service_options import pin_problem
 STAFF_COOKIE = "companion_staff"
 """The cookie that holds a staff ticket (HTTP-only)."""
 CSRF_COOKIE = "companion_csrf"
-"""The cookie that holds the page's CSRF token (readable by the page's script)."""
+"""The cookie that holds the page's CSRF token (HTTP-only: the script reads the token
+from the page)."""
 CSRF_HEADER = "x-csrf-token"
 """The header the page copies the CSRF token into for every change."""
 TICKET_SECONDS = 12 * 3600
@@ -72,7 +74,8 @@ class Refusal:
 class StaffGate:
     """The table's staff PIN, the tickets it grants, and the count of wrong PINs.
 
-    Thread-safe: the web server's requests may come from several threads at once."""
+    Thread-safe, though the server's requests all run on its one event loop today: a
+    lock costs nothing next to a PIN check, and keeps the count right for any server."""
 
     def __init__(
         self,

@@ -1,5 +1,6 @@
 """`companion demo --headless` sets up and plays a whole game of every ruleset to its
-end, and the journal's export scores to the totals the demo showed.
+end, and the journal's export, as `companion history` and the phone page give it,
+scores to the totals the demo showed.
 
 The games are played on the 8-slot classic board (`BOARD`), which the simulator
 draws in far less time than the 12-slot Odyssey board: the same promise for every
@@ -18,6 +19,7 @@ import pytest
 
 from companion.cli import main
 from companion.rules import RULESETS
+from tests.web.desk import Desk, served, setting_up_desk
 
 BOARD = "classic-8"
 """The board of every game: 8 slots hold every ruleset's round at its default players."""
@@ -29,7 +31,7 @@ SUMMARY = re.compile(
 
 def play(ruleset: str, folder: Path) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "companion", "demo", "--headless", "--ruleset", ruleset]
-    command += ["--layout", BOARD]
+    command += ["--layout", BOARD, "--no-web"]
     command += ["--journal", str(folder / f"{ruleset}.sqlite"), "--out", str(folder / ruleset)]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
@@ -40,22 +42,38 @@ def test_the_headless_demo_plays_every_ruleset_to_the_end(
 ) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = dict(zip(RULESETS, pool.map(lambda r: play(r, tmp_path), RULESETS), strict=True))
-    for ruleset, run in runs.items():
-        assert run.returncode == 0, f"{ruleset}: {run.stdout}{run.stderr}"
-        found = SUMMARY.search(run.stdout)
-        assert found is not None, run.stdout
-        game_id, rounds, exact, scored = map(int, found.groups())
-        assert exact == scored == rounds, run.stdout
-        shots = sorted(p.name for p in (tmp_path / ruleset).iterdir())
-        assert shots[0].endswith("language.png") and shots[-1].endswith("winner.png")
-        assert any(shot.endswith("-setup.png") for shot in shots), shots
+    with setting_up_desk(tmp_path / "page.sqlite") as desk:
+        for ruleset, run in runs.items():
+            check(ruleset, run, tmp_path, desk, capsys)
 
-        export = tmp_path / f"{ruleset}.json"
-        journal = str(tmp_path / f"{ruleset}.sqlite")
-        assert main(["history", "--journal", journal, str(game_id), "--export", str(export)]) == 0
-        capsys.readouterr()
-        assert main(["score", str(export)]) == 0
-        result = json.loads(capsys.readouterr().out)
-        assert result["finished"] is True
-        shown = ", ".join(f"{name} {total}" for name, total in result["totals"].items())
-        assert f"final totals: {shown}" in run.stdout.splitlines(), ruleset
+
+def check(
+    ruleset: str,
+    run: subprocess.CompletedProcess[str],
+    tmp_path: Path,
+    desk: Desk,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One ruleset's game: read exactly, every step seen, exported to its totals."""
+    assert run.returncode == 0, f"{ruleset}: {run.stdout}{run.stderr}"
+    found = SUMMARY.search(run.stdout)
+    assert found is not None, run.stdout
+    game_id, rounds, exact, scored = map(int, found.groups())
+    assert exact == scored == rounds, run.stdout
+    shots = sorted(p.name for p in (tmp_path / ruleset).iterdir())
+    assert shots[0].endswith("language.png") and shots[-1].endswith("winner.png")
+    assert any(shot.endswith("-setup.png") for shot in shots), shots
+
+    export = tmp_path / f"{ruleset}.json"
+    journal = str(tmp_path / f"{ruleset}.sqlite")
+    assert main(["history", "--journal", journal, str(game_id), "--export", str(export)]) == 0
+    capsys.readouterr()
+    with served(desk, journal=Path(journal)) as page:
+        answer = page.get(f"/api/games/{game_id}/export")
+    assert answer.status_code == 200, answer.text
+    assert answer.text == export.read_text(encoding="utf-8")
+    assert main(["score", str(export)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["finished"] is True
+    shown = ", ".join(f"{name} {total}" for name, total in result["totals"].items())
+    assert f"final totals: {shown}" in run.stdout.splitlines(), ruleset

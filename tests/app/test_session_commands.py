@@ -179,7 +179,7 @@ def test_a_corrected_round_rescores_the_game_with_a_hop_and_a_message(two_rounds
     desk = two_rounds
     old = dict(desk.session.state.game.totals)
     before = desk.session.snapshot.version
-    verdict = command(desk, Correct(1, all_find(1)))
+    verdict = command(desk, Correct(game_of(desk), 1, all_find(1)))
     state = desk.session.state
     expected = Game.start(ODYSSEY, LINEUP.names, "Ann").play(all_find(1)).play(round_of(2))
     assert verdict == Verdict(before + 1, None)
@@ -202,7 +202,7 @@ def test_an_illegal_round_is_refused_with_the_rules_words_and_the_journal_unchan
     with pytest.raises(CompanionError) as rules:
         desk.session.state.game.corrected(1, illegal)
     before, exported = desk.session.snapshot, desk.export(desk.game_id)
-    verdict = command(desk, Correct(1, illegal))
+    verdict = command(desk, Correct(game_of(desk), 1, illegal))
     assert refused(verdict) == str(rules.value.phrase)
     assert "Ben has not laid a card" in refused(verdict)
     assert desk.session.snapshot == before
@@ -220,18 +220,18 @@ def test_an_illegal_round_is_refused_with_the_rules_words_and_the_journal_unchan
 )
 def test_a_round_not_played_cannot_be_corrected(two_rounds: Desk, number: int, words: str) -> None:
     before = two_rounds.session.snapshot
-    assert refused(command(two_rounds, Correct(number, round_of(1)))) == words
+    assert refused(command(two_rounds, Correct(game_of(two_rounds), number, round_of(1)))) == words
     assert two_rounds.session.snapshot == before
 
 
 def test_one_round_is_counted_in_the_singular(tmp_path: Path) -> None:
     with playing_desk(tmp_path / "journal.sqlite", 1) as desk:
-        verdict = command(desk, Correct(2, round_of(2)))
+        verdict = command(desk, Correct(game_of(desk), 2, round_of(2)))
         assert refused(verdict) == "there is no round 2: the game has 1 round"
 
 
 def test_nothing_is_corrected_during_setup(setting_up: Desk) -> None:
-    verdict = command(setting_up, Correct(1, round_of(1)))
+    verdict = command(setting_up, Correct(game_of(setting_up), 1, round_of(1)))
     assert refused(verdict) == "there is no game in progress to correct"
 
 
@@ -242,7 +242,7 @@ def test_a_correction_waits_while_the_table_asks_a_question(
     two_rounds.press(opening)
     assert two_rounds.session.state.phase in (Phase.EDITING, Phase.ABANDONING)
     before = two_rounds.session.snapshot
-    verdict = command(two_rounds, Correct(1, all_find(1)))
+    verdict = command(two_rounds, Correct(game_of(two_rounds), 1, all_find(1)))
     assert refused(verdict) == "the table is busy with a question: answer it there first"
     assert two_rounds.session.snapshot == before
 
@@ -250,7 +250,7 @@ def test_a_correction_waits_while_the_table_asks_a_question(
 def test_a_correction_that_ends_the_game_goes_to_the_winner(tmp_path: Path) -> None:
     with playing_desk(tmp_path / "journal.sqlite", 2, target=8) as desk:
         assert desk.session.state.game.outcome is None
-        verdict = command(desk, Correct(2, ANN_ALONE_FINDS))
+        verdict = command(desk, Correct(game_of(desk), 2, ANN_ALONE_FINDS))
         state = desk.session.state
         assert verdict.refused is None
         assert state.phase is Phase.WINNER
@@ -264,7 +264,7 @@ def test_a_correction_at_the_winner_that_unends_the_game_goes_back_to_the_round(
 ) -> None:
     with playing_desk(tmp_path / "journal.sqlite", 3, target=10) as desk:
         assert desk.session.state.phase is Phase.WINNER
-        verdict = command(desk, Correct(3, all_find(3)))
+        verdict = command(desk, Correct(game_of(desk), 3, all_find(3)))
         state = desk.session.state
         assert verdict.refused is None
         assert state.game.outcome is None
@@ -379,3 +379,34 @@ def test_a_command_its_asker_gave_up_on_is_left_alone(loop: Loop) -> None:
     assert future.cancelled()
     assert loop.session.state.phase is Phase.LANGUAGE
     assert loop.session.snapshot.state.draft == before.state.draft
+
+
+def game_of(desk: Desk) -> int:
+    """The number of the desk's game (1 while it sets one up: there is none yet)."""
+    game_id = desk.snapshot().state.game_id
+    return game_id if game_id is not None else 1
+
+
+def test_a_correction_of_another_game_than_the_tables_is_refused(tmp_path: Path) -> None:
+    with playing_desk(tmp_path / "journal.sqlite", rounds=1) as desk:
+        before = desk.snapshot().state.game
+        verdict = command(desk, Correct(game_of(desk) + 1, 1, all_find(1)))
+        assert verdict.refused is not None and "only the game at the table" in str(verdict.refused)
+        assert desk.snapshot().state.game == before
+
+
+def test_a_correction_may_not_lay_a_card_on_a_slot_the_board_does_not_have(
+    tmp_path: Path,
+) -> None:
+    with playing_desk(tmp_path / "journal.sqlite", rounds=1) as desk:
+        before = desk.snapshot().state.game
+        first = round_of(1)
+        lowest = min(first.cards)
+        cards = {slot: player for slot, player in first.cards.items() if slot != lowest}
+        votes = {
+            v: tuple(40 if s == lowest else s for s in slots) for v, slots in first.votes.items()
+        }
+        moved = Reveal({**cards, 40: first.cards[lowest]}, votes)
+        verdict = command(desk, Correct(game_of(desk), 1, moved))
+        assert str(verdict.refused) == "this board has no slot 40"
+        assert desk.snapshot().state.game == before
