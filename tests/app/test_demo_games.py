@@ -71,7 +71,7 @@ def check(
     with served(desk, journal=Path(journal)) as page:
         answer = page.get(f"/api/games/{game_id}/export")
     assert answer.status_code == 200, answer.text
-    assert answer.text == export.read_text(encoding="utf-8")
+    assert answer.json() == json.loads(export.read_text(encoding="utf-8"))
     assert main(["score", str(export)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] is True
