@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.demo import LAYOUT, run_demo
 from companion.app.draft import DEFAULT_RULESET
@@ -27,7 +27,9 @@ from companion.errors import CompanionError, PlayerCountError, SettingError
 from companion.journal import Journal, default_journal_path
 from companion.language import Language, find_language
 from companion.rules import RULESETS, Ruleset, find_ruleset
-from companion.web.server import Listener
+
+if TYPE_CHECKING:
+    from companion.web.server import Listener
 
 HEADLESS_OUT = Path("demo-screens")
 """Where a headless demo saves its screens when not told."""
@@ -184,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _server(listener: Listener | None, journal: Path) -> Callable[[Loop], Closing | None] | None:
+def _server(listener: "Listener | None", journal: Path) -> Callable[[Loop], Closing | None] | None:
     """What starts the phone page for a game's loop, if there is a page."""
     if listener is None:
         return None

@@ -5,19 +5,23 @@ HOST:PORT` moves it and `--no-web` switches it off. A page that cannot start (th
 port is taken) never stops the game: the command says why on stderr and the table
 plays on without it. The staff PIN comes from the environment (the service reads
 it from `/etc/default/dixit-companion`), never from the command line, where any
-user of the machine could read it.
+user of the machine could read it. The web stack is imported only by a command that
+serves the page, so every other command starts as fast as before.
 """
 
 import argparse
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.app.loop import Loop
 from companion.errors import CompanionError
 from companion.service_options import STAFF_PIN_VARIABLE, pin_problem
 from companion.web.address import DEFAULT_HOST, DEFAULT_PORT, Listen, parse_listen
-from companion.web.server import Listener, WebServer
+
+if TYPE_CHECKING:
+    from companion.web.server import Listener, WebServer
 
 
 def add_web_options(parser: argparse.ArgumentParser) -> None:
@@ -40,11 +44,13 @@ def check_web(args: argparse.Namespace) -> Listen | None:
     return parse_listen(args.web) if args.web is not None else Listen(DEFAULT_HOST, DEFAULT_PORT)
 
 
-def open_listener(args: argparse.Namespace, command: str) -> Listener | None:
+def open_listener(args: argparse.Namespace, command: str) -> "Listener | None":
     """The page's socket, or None (said on stderr) when it cannot be opened."""
     listen = check_web(args)
     if listen is None:
         return None
+    from companion.web.server import Listener  # the web stack, only for commands that serve
+
     try:
         return Listener(listen)
     except CompanionError as err:
@@ -53,12 +59,12 @@ def open_listener(args: argparse.Namespace, command: str) -> Listener | None:
 
 
 def serve(
-    listener: Listener,
+    listener: "Listener",
     loop: Loop,
     journal: Path,
     environ: Mapping[str, str],
     command: str,
-) -> WebServer | None:
+) -> "WebServer | None":
     """The page served for `loop`, or None (said on stderr) when it did not start. The
     staff PIN is the environment's; without a usable one the staff tools are off,
     and stderr says so."""
@@ -71,6 +77,8 @@ def serve(
             file=sys.stderr,
             flush=True,
         )
+    from companion.web.server import WebServer
+
     try:
         server = WebServer(listener, loop, journal, pin, loop.session.settings.slots)
         server.start()

@@ -53,6 +53,7 @@ def demo(journal: Path, screens: Path, seed: int) -> list[str]:
         "--layout",
         LAYOUT_NAME,
         "--headless",
+        "--no-web",
         "--resume",
         "--auto-confirm",
         "0.3",

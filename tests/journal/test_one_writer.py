@@ -20,6 +20,7 @@ from tests.journal.helpers import example, play_into
 from tests.service_ready import wait_until_ready
 
 PLAY = [sys.executable, "-m", "companion", "play", "--source", "none", "--display", "headless"]
+PLAY += ["--no-web"]
 PLAY += ["--players", "Ann=red", "Ben=blue", "Cleo=green", "--no-buttons", "--no-light"]
 
 
