@@ -26,6 +26,9 @@ from companion.language import Language
 from companion.rules import find_ruleset
 
 OUT = Path(__file__).with_name("screens")
+PAGE = "http://192.168.1.23:8080/"
+"""The phone page's address, as a café's router might give the Pi: its QR code is on
+every screen, as at a table."""
 SEED = 4
 SETUP_PICKS = {
     "language": "setup-language.png",
@@ -53,7 +56,13 @@ def main() -> None:
         shots = Path(folder) / "shots"
         with Journal(Path(folder) / "journal.sqlite") as journal:
             result = run_demo(
-                find_ruleset("party"), 12, journal, DisplayMode.HEADLESS, seed=SEED, out=shots
+                find_ruleset("party"),
+                12,
+                journal,
+                DisplayMode.HEADLESS,
+                seed=SEED,
+                out=shots,
+                page=lambda: PAGE,
             )
             names = sorted(p.name for p in shots.iterdir())
             for phase, target in PICKS.items():
@@ -70,7 +79,7 @@ def main() -> None:
                 vote = next(i for i, r in enumerate(editor.rows) if r.kind.value == "vote")
                 session.press(Press(Action.PICK, vote), 0.0)
                 session.press(Press(Action.RIGHT), 0.0)
-                screen.show(present(session.state, 0.0, None))
+                screen.show(present(session.state, 0.0, None, page=PAGE))
                 screen.save_png(OUT / "editor.png")
                 session.press(Press(Action.BACK), 0.0)
                 session.press(Press(Action.UNDO), 0.0)
@@ -80,7 +89,7 @@ def main() -> None:
                     "the game goes on by hand: press Fix",
                     working=False,
                 )
-                screen.show(present(session.state, 10.0, lost))
+                screen.show(present(session.state, 10.0, lost, page=PAGE))
                 screen.save_png(OUT / "camera-lost.png")
             finally:
                 screen.close()
@@ -94,6 +103,7 @@ def main() -> None:
                 seed=SEED,
                 out=shots,
                 rounds=8,
+                page=lambda: PAGE,
             )
         problems = sorted(p for p in shots.iterdir() if p.name.endswith("-waiting-problem.png"))
         shutil.copy(problems[0], OUT / "waiting-problem.png")
@@ -108,6 +118,7 @@ def main() -> None:
                 seed=SEED,
                 out=shots,
                 rounds=1,
+                page=lambda: PAGE,
             )
         names = sorted(p.name for p in shots.iterdir())
         for step, target in FRENCH_PICKS.items():
