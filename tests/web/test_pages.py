@@ -186,7 +186,12 @@ def played(journal: Journal, stem: str, rounds: int | None = None, images: bool 
 
 
 def game_page(
-    pages: Pages, game: Played, *, staff: bool = False, bgstats: str | None = None
+    pages: Pages,
+    game: Played,
+    *,
+    staff: bool = False,
+    bgstats: str | None = None,
+    language: Language = Language.ENGLISH,
 ) -> str:
     summary = game.history.game(game.id)
     assert isinstance(summary, GameSummary)
@@ -194,7 +199,7 @@ def game_page(
         game.journal.load(game.id),
         summary,
         game.history.rounds(game.id),
-        Language.ENGLISH,
+        language,
         csrf="token-1",
         staff=staff,
         slots=SLOTS,
@@ -322,18 +327,7 @@ def test_a_french_game_page_gives_reasons_and_words_in_french(
     pages: Pages, journal: Journal
 ) -> None:
     game = played(journal, "classic-1e-4-players", rounds=1)
-    summary = game.history.game(game.id)
-    assert isinstance(summary, GameSummary)
-    html = pages.game(
-        journal.load(game.id),
-        summary,
-        game.history.rounds(game.id),
-        Language.FRENCH,
-        csrf="token-1",
-        staff=False,
-        slots=SLOTS,
-        bgstats=None,
-    )
+    html = game_page(pages, game, language=Language.FRENCH)
     page = Parsed(html)
     round_1 = page.one("section", data_round="1")
     assert page.one("h2", within=round_1).words == "Manche 1"
