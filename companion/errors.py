@@ -209,6 +209,10 @@ class UnwritableFileError(CompanionError, OSError):
     """A file or folder that cannot be written: a path through a file, no permission, no space."""
 
 
+class DiskFullError(UnwritableFileError):
+    """No room left on the disk (or card) where a file is written."""
+
+
 class HardwareError(CompanionError):
     """Something wrong with a camera, a button, a light or an LED strip."""
 

@@ -11,7 +11,8 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.app.overlay import annotate, encode_jpeg
+from companion.app.evidence import round_pictures
+from companion.app.overlay import annotate
 from companion.display.view import CameraView
 from companion.errors import CompanionError, HardwareError, SourceEndedError, error_words
 from companion.journal import RoundImages
@@ -31,10 +32,6 @@ THUMBNAIL_WIDTH = 480
 """Width of the camera picture on the screen, in pixels."""
 THUMBNAIL_SECONDS = 0.25
 """How often the camera picture on the screen is redrawn."""
-JOURNAL_FRAME_QUALITY = 85
-"""JPEG quality of the frame kept with each round."""
-JOURNAL_OVERLAY_WIDTH = 1280
-"""Width of the annotated picture kept with each round."""
 WEDGED_MESSAGE = phrase(
     "the camera is stuck in a read that never returned: restart the companion to free it "
     "(as a service it restarts by itself)"
@@ -196,8 +193,9 @@ class Camera:
             self.state = replace(self.state, evidence=Evidence(proposal, status.latest))
 
     def pictures(self, proposal: RoundScore | None) -> RoundImages:
-        """The frame and annotated picture of a round about to be committed: those its
-        proposal settled on, else the latest (a round entered by hand)."""
+        """The frame and annotated picture of a round about to be committed, of the
+        board at a size the journal can keep (`round_pictures`): those its proposal
+        settled on, else the latest (a round entered by hand)."""
         evidence, status = self.state.evidence, self.state.status
         if proposal is not None and evidence is not None and evidence.proposal is proposal:
             look = evidence.look
@@ -205,11 +203,7 @@ class Camera:
             look = status.latest
         else:
             return RoundImages(None, None)
-        overlay = annotate(look.frame, look.reading, self.layout, JOURNAL_OVERLAY_WIDTH)
-        return RoundImages(
-            encode_jpeg(look.frame, JOURNAL_FRAME_QUALITY),
-            encode_jpeg(overlay, JOURNAL_FRAME_QUALITY),
-        )
+        return round_pictures(look.frame, look.reading, self.layout)
 
     def view(self, now: float) -> CameraView:
         """The picture and status for the screen, redrawn a few times a second."""

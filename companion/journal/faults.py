@@ -11,6 +11,7 @@ from pathlib import Path
 
 from companion.errors import (
     CompanionError,
+    DiskFullError,
     JournalCorruptError,
     JournalError,
     UnwritableFileError,
@@ -49,6 +50,8 @@ def translate(err: sqlite3.Error, path: Path, doing: str) -> CompanionError:
     said = one_line(str(err))
     if primary in _CORRUPT:
         return corrupt(path, f"{said} while {doing}")
+    if primary == sqlite3.SQLITE_FULL:
+        return DiskFullError(f"{path}: the disk is full while {doing} ({said})")
     if primary in _UNWRITABLE:
         return UnwritableFileError(f"{path}: cannot use the journal while {doing} ({said})")
     if primary in _BUSY:

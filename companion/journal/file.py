@@ -6,11 +6,12 @@ through one, through `History`), so the game loop can write on its connection wh
 another process or thread reads on another. A reader must change nothing, not even
 the file's journal mode, so that pointing `history` at the wrong file cannot harm it:
 it refuses what is not a journal rather than making it one. The writer keeps the file
-the way SQLite is safest: WAL mode and `synchronous=FULL`. Opening checks the file
-(its size in whole pages, `quick_check` and the schema) so that damage is found at
-start-up, not in the middle of a game. Scores are never read from disk as truth: a
-game is replayed from its stored reveals through the rules engine, and text that is
-not UTF-8 counts as damage like any other.
+the way SQLite is safest: WAL mode and `synchronous=FULL`. Opening checks what every
+start reads (the file's size in whole pages, the schema, `quick_check` of the games
+table), in the same time for a new journal as for a year's; the resumed game is
+replayed before play, and everything else is checked when it is read. Scores are
+never read from disk as truth: a game is replayed from its stored reveals through the
+rules engine, and text that is not UTF-8 counts as damage like any other.
 """
 
 import sqlite3
@@ -50,6 +51,10 @@ BUSY_SECONDS = 5.0
 
 QUICK_CHECK_PROBLEMS = 100
 """How many problems SQLite's check reports at most; the message counts them."""
+
+STARTUP_TABLES = ("games", "setup")
+"""The tables checked page by page at every opening: small (a row a game), and read
+by every start."""
 
 RECENT_GAMES = 100
 """How many of the newest games `recent_names` looks through: weeks of a café table,
@@ -326,6 +331,7 @@ def _prepare_writer(conn: sqlite3.Connection, path: Path) -> None:
         )
     conn.execute("PRAGMA synchronous = FULL")
     _check_pages(conn, path)
+    schema.add_functions(conn)
     schema.prepare(conn, path)
 
 
@@ -336,12 +342,30 @@ def _check_reader(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def _check_pages(conn: sqlite3.Connection, path: Path) -> None:
-    """The file's size in whole pages, and SQLite's `quick_check`, told in one line."""
+    """The checks made at every opening, which cost the same for a new journal and a
+    year's: the file's size in whole pages, and SQLite's `quick_check` of the small
+    tables every start reads (the games and the setup), told in one line.
+
+    The rest of the file (rounds, pictures) is checked where it is read: a game when it
+    is replayed, a picture against its checksum; `companion doctor` checks the whole."""
     (page_size,) = conn.execute("PRAGMA page_size").fetchone()
     size = path.stat().st_size if path.exists() else 0
     if size % int(page_size):
         raise corrupt(path, f"{size} bytes is not a whole number of {page_size}-byte pages")
-    rows = [str(row) for (row,) in conn.execute(f"PRAGMA quick_check({QUICK_CHECK_PROBLEMS})")]
+    present = set(schema.tables(conn))
+    for table in STARTUP_TABLES:
+        if table in present:
+            _quick_check(conn, path, f"quick_check({table})")
+
+
+def check_whole(conn: sqlite3.Connection, path: Path) -> None:
+    """SQLite's `quick_check` of the whole file: every page, however large the file
+    (the doctor's check, not the start's)."""
+    _quick_check(conn, path, f"quick_check({QUICK_CHECK_PROBLEMS})")
+
+
+def _quick_check(conn: sqlite3.Connection, path: Path, pragma: str) -> None:
+    rows = [str(row) for (row,) in conn.execute(f"PRAGMA {pragma}")]
     if rows != ["ok"]:
         raise corrupt(path, "quick_check: " + _problems(rows))
 

@@ -1,18 +1,26 @@
 """Reading the journal's history: the list of games, a game's rounds, its pictures.
 
 What `companion history` prints comes from here, through any open `JournalFile`:
-one opened only to read, or the game loop's own writer. Like `load`, every list
-replays the games through the rules engine and shows the scores the rules give,
-never the stored ones: a round changed behind the journal's back cannot show its old
-totals, and a game that does not replay is listed by what is damaged in it.
+one opened only to read, or the game loop's own writer, and the archive beside it
+when there is one (games moved there by `companion history archive` are read as if
+they had stayed). Like `load`, every list shows the scores the rules engine gives,
+never the stored ones: a game's line is taken from its last replay only while every
+text it was replayed from is unchanged (`lines`), a round changed behind the
+journal's back is replayed again, and a game that does not replay is listed by what
+is damaged in it. A picture is handed out only if it matches the checksum kept with
+it.
 """
 
 import json
 import sqlite3
+from collections.abc import Callable
+from datetime import datetime
 from types import MappingProxyType
+from typing import TypeVar
 
-from companion.errors import JournalError
+from companion.errors import JournalError, UnknownGameError
 from companion.gamefile import game_document
+from companion.journal import lines, schema
 from companion.journal.documents import stored_time
 from companion.journal.faults import corrupt
 from companion.journal.file import SQLITE_INTEGERS, JournalFile
@@ -24,85 +32,86 @@ from companion.journal.records import (
     RoundSummary,
     StoredGame,
 )
+from companion.journal.schema import picture_sum
 from companion.names import one_line
 from companion.rules import Game
 from companion.wording import rounds_played
 
+T = TypeVar("T")
+
+_PICTURES = ("frame", "overlay")
+
 
 class History:
-    """The games of an open journal file, read back for people to look at."""
+    """The games of an open journal file (and its archive), read back for people to look at."""
 
-    def __init__(self, file: JournalFile) -> None:
+    def __init__(self, file: JournalFile, archive: JournalFile | None = None) -> None:
         self.file = file
         """The journal read: the game loop's writer, or a file opened only to read."""
+        self.archive = archive
+        """The archive of the journal's oldest games, opened to read, if there is one."""
 
     def games(self) -> tuple[GameSummary | DamagedGame, ...]:
-        """Every stored game, newest first, replayed; those that do not replay as damage."""
-        with self.file.transaction("listing the games") as conn:
-            ids = [game_id for (game_id,) in conn.execute("SELECT id FROM games ORDER BY id DESC")]
-            return tuple(_summary(self.file.examined(conn, game_id), game_id) for game_id in ids)
+        """Every stored game, newest first; those that do not replay as damage. A game
+        found in both files (an archiving cut short) is the journal's."""
+        found = _listed(self.file, archived=False)
+        if self.archive is not None:
+            held = {line.id for line in found}
+            kept = _listed(self.archive, archived=True)
+            found += [line for line in kept if line.id not in held]
+            found.sort(key=lambda line: line.id, reverse=True)
+        return tuple(found)
 
     def game(self, game_id: int) -> GameSummary | DamagedGame:
         """One game's line of the list; `UnknownGameError` if there is none."""
-        with self.file.transaction(f"reading game {game_id}") as conn:
-            return _summary(self.file.examined(conn, game_id), game_id)
+
+        def read(file: JournalFile) -> GameSummary | DamagedGame:
+            with file.transaction(f"reading game {game_id}") as conn:
+                return _summary(file.examined(conn, game_id), game_id, file is self.archive)
+
+        return self._either(read)
 
     def rounds(self, game_id: int) -> tuple[RoundSummary, ...]:
         """The rounds of a game scored as the rules score them now, oldest first, with
         when each was confirmed; `JournalCorruptError` naming the round that does not replay."""
-        with self.file.transaction(f"listing the rounds of game {game_id}") as conn:
-            return self._rounds(conn, self.file.stored(conn, game_id))
+
+        def read(file: JournalFile) -> tuple[RoundSummary, ...]:
+            with file.transaction(f"listing the rounds of game {game_id}") as conn:
+                return _rounds(file, conn, file.stored(conn, game_id))
+
+        return self._either(read)
 
     def whole(self, game_id: int) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
         """A game's line, the game and its rounds, read in one transaction: a round
         confirmed meanwhile at the table cannot make them disagree. A game that does
         not replay raises `JournalCorruptError` naming the damage."""
-        with self.file.transaction(f"reading game {game_id}") as conn:
-            found = self.file.examined(conn, game_id)
-            if isinstance(found, str):
-                raise corrupt(self.file.path, f"game {game_id}: {found}")
-            return _line(found), found, self._rounds(conn, found)
 
-    def _rounds(self, conn: sqlite3.Connection, stored: StoredGame) -> tuple[RoundSummary, ...]:
-        game_id = stored.id
-        rows = conn.execute(
-            "SELECT r.number, r.committed_at, "
-            "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
-            "EXISTS (SELECT 1 FROM corrections c "
-            "        WHERE c.game_id = r.game_id AND c.number = r.number) "
-            "FROM rounds r LEFT JOIN round_images i "
-            "ON i.game_id = r.game_id AND i.number = r.number "
-            "WHERE r.game_id = ? ORDER BY r.number",
-            (game_id,),
-        ).fetchall()
-        try:
-            return tuple(_round_summary(stored, *columns) for columns in rows)
-        except ValueError as err:
-            raise corrupt(
-                self.file.path,
-                f"game {game_id}: a round's time is damaged: {one_line(str(err))}",
-            ) from err
+        def read(file: JournalFile) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
+            with file.transaction(f"reading game {game_id}") as conn:
+                found = file.examined(conn, game_id)
+                if isinstance(found, str):
+                    raise corrupt(file.path, f"game {game_id}: {found}")
+                return _line(found, file is self.archive), found, _rounds(file, conn, found)
+
+        return self._either(read)
 
     def images(self, game_id: int, number: int) -> RoundImages:
-        """The frame and overlay kept with a round (None for those not kept)."""
-        with self.file.transaction(
-            f"reading the pictures of round {number} of game {game_id}"
-        ) as conn:
-            count = len(self.file.stored(conn, game_id).game.played)
-            if not 1 <= number <= count or number not in SQLITE_INTEGERS:
-                raise JournalError(
-                    f"{self.file.path}: game {game_id} has no round {number} "
-                    f"(it has {rounds_played(count)})"
-                )
-            row = conn.execute(
-                "SELECT frame, overlay FROM round_images WHERE game_id = ? AND number = ?",
-                (game_id, number),
-            ).fetchone()
-        return RoundImages(None, None) if row is None else RoundImages(row[0], row[1])
+        """The frame and overlay kept with a round (None for those not kept, and for
+        those no longer matching their checksum, which are named in `damaged`)."""
+        return self._either(lambda file: _images(file, game_id, number))
 
     def export(self, game_id: int) -> str:
         """The game as a game file (JSON) that `companion score` reads."""
-        return exported(self.file.load(game_id).game)
+        return exported(self._either(lambda file: file.load(game_id)).game)
+
+    def _either(self, read: Callable[[JournalFile], T]) -> T:
+        """What `read` finds in the journal, else in the archive."""
+        try:
+            return read(self.file)
+        except UnknownGameError:
+            if self.archive is None:
+                raise
+        return read(self.archive)
 
 
 def exported(game: Game) -> str:
@@ -110,29 +119,136 @@ def exported(game: Game) -> str:
     return json.dumps(game_document(game), ensure_ascii=False)
 
 
-def _summary(found: StoredGame | str, game_id: int) -> GameSummary | DamagedGame:
+def _listed(file: JournalFile, *, archived: bool) -> list[GameSummary | DamagedGame]:
+    """Every game of one file, newest first: from its kept line where the texts it was
+    replayed from are unchanged, else replayed."""
+    with file.transaction("listing the games") as conn:
+        kept = schema.up_to_date(conn)
+        rows = conn.execute(
+            "SELECT g.id, CAST(g.header AS BLOB), CAST(g.colours AS BLOB), g.started_at, "
+            + (
+                "g.status, l.digest, l.line FROM games g LEFT JOIN game_lines l "
+                "ON l.game_id = g.id "
+                if kept
+                else "g.status, NULL, NULL FROM games g "
+            )
+            + "ORDER BY g.id DESC"
+        ).fetchall()
+        texts: dict[int, list[tuple[int, bytes]]] = {}
+        if kept:
+            for game_id, number, text in conn.execute(
+                "SELECT game_id, number, CAST(reveal AS BLOB) FROM rounds ORDER BY game_id, number"
+            ):
+                texts.setdefault(game_id, []).append((number, bytes(text or b"")))
+        found: list[GameSummary | DamagedGame] = []
+        for game_id, header, colours, started_at, status, digest, line in rows:
+            summary = None
+            if digest is not None and digest == lines.digest(
+                bytes(header or b""), bytes(colours or b""), texts.get(game_id, [])
+            ):
+                summary = _kept_line(game_id, lines.loaded(line), started_at, status, archived)
+            found.append(summary or _summary(file.examined(conn, game_id), game_id, archived))
+        return found
+
+
+def _kept_line(
+    game_id: int, line: lines.Line | None, started_at: object, status: object, archived: bool
+) -> GameSummary | None:
+    """A game's line from its kept replay, or None when the row around it is damaged."""
+    if line is None:
+        return None
+    try:
+        stage = GameStatus(status)
+        started = stored_time(started_at)
+    except ValueError:
+        return None
+    return _made_line(game_id, line, stage, started, archived)
+
+
+def _summary(found: StoredGame | str, game_id: int, archived: bool) -> GameSummary | DamagedGame:
     """A game's line of the list from its replay, or what is damaged in it."""
     if isinstance(found, str):
         return DamagedGame(id=game_id, damage=found)
-    return _line(found)
+    return _line(found, archived)
 
 
-def _line(found: StoredGame) -> GameSummary:
+def _line(found: StoredGame, archived: bool = False) -> GameSummary:
     """A sound game's line of the list."""
-    game = found.game
-    totals = dict(game.totals)
+    return _made_line(found.id, lines.line_of(found.game), found.status, found.started_at, archived)
+
+
+def _made_line(
+    game_id: int, line: lines.Line, status: GameStatus, started_at: datetime, archived: bool
+) -> GameSummary:
+    totals = dict(line.totals)
     best = max(totals.values())
-    finished = found.status is GameStatus.FINISHED
+    finished = status is GameStatus.FINISHED
     return GameSummary(
-        id=found.id,
-        ruleset=game.ruleset.name,
-        players=game.seating.players,
-        rounds=len(game.played),
-        status=found.status,
-        started_at=found.started_at,
+        id=game_id,
+        ruleset=line.ruleset,
+        players=line.players,
+        rounds=line.rounds,
+        status=status,
+        started_at=started_at,
         totals=MappingProxyType(totals),
         winners=tuple(s for s, t in totals.items() if t == best) if finished else (),
+        archived=archived,
     )
+
+
+def _rounds(
+    file: JournalFile, conn: sqlite3.Connection, stored: StoredGame
+) -> tuple[RoundSummary, ...]:
+    game_id = stored.id
+    pruned = "g.pictures_pruned_at IS NOT NULL" if schema.up_to_date(conn) else "0"
+    rows = conn.execute(
+        "SELECT r.number, r.committed_at, "
+        "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
+        "EXISTS (SELECT 1 FROM corrections c "
+        "        WHERE c.game_id = r.game_id AND c.number = r.number), "
+        f"{pruned} "
+        "FROM rounds r JOIN games g ON g.id = r.game_id LEFT JOIN round_images i "
+        "ON i.game_id = r.game_id AND i.number = r.number "
+        "WHERE r.game_id = ? ORDER BY r.number",
+        (game_id,),
+    ).fetchall()
+    try:
+        return tuple(_round_summary(stored, *columns) for columns in rows)
+    except ValueError as err:
+        raise corrupt(
+            file.path,
+            f"game {game_id}: a round's time is damaged: {one_line(str(err))}",
+        ) from err
+
+
+def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
+    """A round's pictures from one file, each checked against its checksum."""
+    with file.transaction(f"reading the pictures of round {number} of game {game_id}") as conn:
+        count = len(file.stored(conn, game_id).game.played)
+        if not 1 <= number <= count or number not in SQLITE_INTEGERS:
+            raise JournalError(
+                f"{file.path}: game {game_id} has no round {number} (it has {rounds_played(count)})"
+            )
+        checked = schema.up_to_date(conn)
+        sums = "frame_sha256, overlay_sha256" if checked else "NULL, NULL"
+        row = conn.execute(
+            f"SELECT frame, overlay, {sums} FROM round_images WHERE game_id = ? AND number = ?",
+            (game_id, number),
+        ).fetchone()
+    if row is None:
+        return RoundImages(None, None)
+    frame, overlay, frame_sum, overlay_sum = row
+    kept: list[bytes | None] = []
+    damaged: list[str] = []
+    pictures = zip(_PICTURES, (frame, overlay), (frame_sum, overlay_sum), strict=True)
+    for name, data, kept_sum in pictures:
+        if data is not None and (
+            not isinstance(data, bytes) or (checked and picture_sum(data) != kept_sum)
+        ):
+            damaged.append(name)
+            data = None
+        kept.append(data)
+    return RoundImages(kept[0], kept[1], tuple(damaged))
 
 
 def _round_summary(
@@ -142,6 +258,7 @@ def _round_summary(
     has_frame: int,
     has_overlay: int,
     corrected: int,
+    pruned: int,
 ) -> RoundSummary:
     game = stored.game
     played = game.played[number - 1]
@@ -155,4 +272,5 @@ def _round_summary(
         has_frame=bool(has_frame),
         has_overlay=bool(has_overlay),
         corrected=bool(corrected),
+        pruned=bool(pruned),
     )

@@ -55,6 +55,8 @@ class GameSummary:
     """Every scorer's total after the last stored round, in seating order."""
     winners: tuple[str, ...]
     """The scorers with the highest total, once finished; empty before."""
+    archived: bool = False
+    """Whether the game is read from the archive beside the journal."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ class RoundSummary:
     """Whether the detection overlay is stored."""
     corrected: bool
     """Whether the round has been corrected since it was confirmed."""
+    pruned: bool = False
+    """Whether its pictures were deleted once older than the time pictures are kept."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,9 @@ class RoundImages:
     """The camera frame (JPEG), if one was kept."""
     overlay: bytes | None
     """The detection overlay (JPEG or PNG), if one was kept."""
+    damaged: tuple[str, ...] = ()
+    """The pictures ("frame", "overlay") kept but changed since: they no longer match
+    their checksum, so they are left out (None above) rather than shown as evidence."""
 
 
 @dataclass(frozen=True)

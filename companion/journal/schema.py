@@ -11,6 +11,7 @@ confirmed, but they are never trusted: loading a game replays the stored reveals
 through the rules engine.
 """
 
+import hashlib
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -81,11 +82,42 @@ _V2 = (
 """The next game as set up so far (one row at most), so that a restart in the middle
 of setting up goes on from the last step done."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+_V3 = (
+    "ALTER TABLE round_images ADD COLUMN frame_sha256 BLOB",
+    "ALTER TABLE round_images ADD COLUMN overlay_sha256 BLOB",
+    "UPDATE round_images SET frame_sha256 = sha256(frame), overlay_sha256 = sha256(overlay)",
+    "ALTER TABLE games ADD COLUMN pictures_pruned_at TEXT",
+    "ALTER TABLE games ADD COLUMN imported TEXT",
+    "CREATE UNIQUE INDEX games_imported ON games (imported) WHERE imported IS NOT NULL",
+    """
+    CREATE TABLE game_lines (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        digest BLOB NOT NULL,
+        line TEXT NOT NULL
+    ) STRICT
+    """,
+)
+"""A year of service: every picture's SHA-256 (those already kept are summed as the
+file migrates), when a game's pictures were pruned, the digest of a game imported from
+a game file (so the same file is not imported twice), and each game's line of the list
+of games with the digest of the stored texts it was computed from (`history`), so
+that listing a year of games replays only the games changed since."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 """The statements of each migration, oldest first; only ever appended to."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The `user_version` of an up-to-date journal."""
+
+
+def add_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the migrations use: `sha256(blob)`, NULL for NULL."""
+    conn.create_function("sha256", 1, picture_sum, deterministic=True)
+
+
+def picture_sum(data: bytes | None) -> bytes | None:
+    """The checksum kept with a picture: its SHA-256, or None for no picture."""
+    return None if data is None else hashlib.sha256(data).digest()
 
 
 def prepare(conn: sqlite3.Connection, path: Path) -> None:
@@ -174,6 +206,7 @@ def expected_columns(version: int = SCHEMA_VERSION) -> Mapping[str, tuple[str, .
     """Table name to column names of a journal at `version` (up to date by default),
     from the migrations themselves."""
     scratch = sqlite3.connect(":memory:")
+    add_functions(scratch)
     try:
         for statements in MIGRATIONS[:version]:
             for statement in statements:
@@ -181,6 +214,12 @@ def expected_columns(version: int = SCHEMA_VERSION) -> Mapping[str, tuple[str, .
         return _columns(scratch)
     finally:
         scratch.close()
+
+
+def up_to_date(conn: sqlite3.Connection) -> bool:
+    """Whether the open file has every migration: an older journal read without
+    migrating it has no checksums, no pruning marks and no kept lines."""
+    return _version(conn) >= SCHEMA_VERSION
 
 
 def tables(conn: sqlite3.Connection) -> list[str]:

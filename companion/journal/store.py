@@ -24,16 +24,19 @@ from typing import Any
 from companion.errors import (
     CompanionError,
     CorrectionError,
+    DiskFullError,
     JournalCorruptError,
     JournalError,
     NothingToUndoError,
     SeatingError,
 )
+from companion.journal import lines
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
 from companion.journal.file import GameRow, JournalFile, make_room, open_writer
 from companion.journal.lock import WriterLock
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
 from companion.journal.recovery import move_aside, recovery_message, salvage
+from companion.journal.schema import picture_sum
 from companion.rules import Game, Reveal
 from companion.wording import rounds_played
 
@@ -164,8 +167,9 @@ class Journal(JournalFile):
                 (now, dumps(header_document(game)), dumps(dict(colours))),
             )
             game_id = cursor.lastrowid
-        if game_id is None:
-            raise JournalError(f"{self.path}: SQLite gave no number to the new game")
+            if game_id is None:
+                raise JournalError(f"{self.path}: SQLite gave no number to the new game")
+            lines.keep(conn, game_id, game)
         return game_id
 
     def save_setup(self, step: str, draft: Mapping[str, Any]) -> None:
@@ -197,12 +201,28 @@ class Journal(JournalFile):
         *,
         frame: bytes | None = None,
         overlay: bytes | None = None,
-    ) -> None:
-        """Store the last round of `game` (the game right after playing it) with its pictures.
+    ) -> bool:
+        """Store the last round of `game` (the game right after playing it) with its
+        pictures; returns whether the pictures were kept.
 
         The round must be the next one of the stored game, and the rest of `game` must
-        be the stored game; the game is marked finished when the round ended it.
+        be the stored game; the game is marked finished when the round ended it. When
+        the disk is too full for the pictures, the round is stored without them (and
+        False returned): a round counts more than its evidence. When it is too full for
+        the round itself, `DiskFullError` is raised and nothing is written.
         """
+        images = RoundImages(frame, overlay)
+        if frame is None and overlay is None:
+            self._commit(game_id, game, images)
+            return False
+        try:
+            self._commit(game_id, game, images)
+        except DiskFullError:
+            self._commit(game_id, game, RoundImages(None, None))
+            return False
+        return True
+
+    def _commit(self, game_id: int, game: Game, images: RoundImages) -> None:
         number = len(game.played)
         doing = f"storing round {number} of game {game_id}"
         now = self._now()
@@ -220,12 +240,13 @@ class Journal(JournalFile):
                     f"so the next is round {len(stored) + 1}, not round {number}"
                 )
             self._check_same_game(game_id, row.header, stored, game)
-            self._insert_round(conn, game_id, game, now, RoundImages(frame, overlay))
+            self._insert_round(conn, game_id, game, now, images)
             if game.outcome is not None:
                 conn.execute(
                     "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
                     (now, game_id),
                 )
+            lines.keep(conn, game_id, game)
 
     def undo_round(self, game_id: int) -> Game:
         """Delete the last round of a game (and its pictures); returns the game without it.
@@ -254,7 +275,9 @@ class Journal(JournalFile):
                 "UPDATE games SET status = 'playing', finished_at = NULL WHERE id = ?",
                 (game_id,),
             )
-            return stored.game.undo()
+            back = stored.game.undo()
+            lines.keep(conn, game_id, back)
+            return back
 
     def correct_round(self, game_id: int, number: int, reveal: Reveal) -> Game:
         """Replace what lay on the table in round `number` and rescore the game from there.
@@ -307,6 +330,7 @@ class Journal(JournalFile):
                 "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
                 (status.value, finished_at, game_id),
             )
+            lines.keep(conn, game_id, game)
             return game
 
     def restore(self, games: Iterable[RestoredGame]) -> tuple[int, int]:
@@ -346,12 +370,76 @@ class Journal(JournalFile):
                     conn.execute(
                         "UPDATE games SET status = 'abandoned' WHERE id = ?", (restored.id,)
                     )
+                lines.keep(conn, restored.id, game)
                 saved_games += 1
             conn.execute(
                 "UPDATE games SET status = 'abandoned' "
                 "WHERE status = 'playing' AND id < (SELECT max(id) FROM games)"
             )
         return saved_games, saved_rounds
+
+    def prune_pictures(self, ended_before: datetime) -> int | None:
+        """Delete the pictures of the oldest game that ended before `ended_before` and
+        still has some; returns its number, or None when there is none left to prune.
+
+        One game at a time, in one short transaction, so that a table pruning between
+        rounds is never held up; the game's scores, rounds and corrections are kept, and
+        the game is marked with when its pictures went. The game being played is never
+        pruned.
+        """
+        now = self._now()
+        with self.transaction("pruning old pictures", write=True) as conn:
+            row = conn.execute(
+                "SELECT g.id FROM games g "
+                "WHERE g.status != 'playing' AND coalesce(g.finished_at, g.started_at) < ? "
+                "AND EXISTS (SELECT 1 FROM round_images i WHERE i.game_id = g.id) "
+                "ORDER BY g.id LIMIT 1",
+                (_stamp(ended_before),),
+            ).fetchone()
+            if row is None:
+                return None
+            game_id: int = row[0]
+            conn.execute("DELETE FROM round_images WHERE game_id = ?", (game_id,))
+            conn.execute("UPDATE games SET pictures_pruned_at = ? WHERE id = ?", (now, game_id))
+        return game_id
+
+    def import_game(
+        self, game: Game, colours: Mapping[str, str], started_at: datetime, digest: str
+    ) -> int | None:
+        """Keep a game played elsewhere (a game file: on paper, at another table) as a
+        game without pictures, its rounds confirmed at `started_at`; returns its number,
+        or None when a game with the same `digest` (of its file) was imported before.
+
+        A finished game is kept finished, any other abandoned: it is not this table's
+        to resume. All of it is one transaction.
+        """
+        doing = "importing a game"
+        stamp = _stamp(started_at)
+        with self.transaction(doing, write=True) as conn:
+            if conn.execute("SELECT 1 FROM games WHERE imported = ?", (digest,)).fetchone():
+                return None
+            status = "finished" if game.outcome is not None else "abandoned"
+            cursor = conn.execute(
+                "INSERT INTO games (started_at, header, colours, status, finished_at, imported) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    stamp,
+                    dumps(header_document(game)),
+                    dumps(dict(colours)),
+                    status,
+                    stamp if status == "finished" else None,
+                    digest,
+                ),
+            )
+            game_id = cursor.lastrowid
+            if game_id is None:
+                raise JournalError(f"{self.path}: SQLite gave no number to the new game")
+            played = game.before_round(1)
+            for played_round in game.played:
+                played = played.play(played_round.score.round.reveal)
+                self._insert_round(conn, game_id, played, stamp, RoundImages(None, None))
+            lines.keep(conn, game_id, game)
+        return game_id
 
     def _now(self) -> str:
         return _stamp(self._clock())
@@ -392,8 +480,17 @@ class Journal(JournalFile):
         )
         if images.frame is not None or images.overlay is not None:
             conn.execute(
-                "INSERT INTO round_images (game_id, number, frame, overlay) VALUES (?, ?, ?, ?)",
-                (game_id, number, images.frame, images.overlay),
+                "INSERT INTO round_images "
+                "(game_id, number, frame, overlay, frame_sha256, overlay_sha256) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    number,
+                    images.frame,
+                    images.overlay,
+                    picture_sum(images.frame),
+                    picture_sum(images.overlay),
+                ),
             )
 
     def _status_after(

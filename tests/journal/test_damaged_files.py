@@ -16,6 +16,7 @@ from companion.errors import (
 )
 from companion.gamefile import GameRecord
 from companion.journal import GameStatus, History, Journal, RoundImages
+from companion.journal.file import JournalFile, check_whole
 from companion.journal.recovery import move_aside
 from companion.journal.schema import SCHEMA_VERSION
 from tests.journal.helpers import colours, example, frame_of, play_into, spoil_party_round_5
@@ -63,11 +64,31 @@ def test_a_truncated_copy_is_refused(tmp_path: Path) -> None:
         Journal(path)
 
 
-def test_a_damaged_page_is_found_by_the_check_on_opening(tmp_path: Path) -> None:
+def test_a_damaged_page_of_rounds_is_found_when_read_and_by_the_whole_check(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "journal.sqlite"
     real_journal(path)
     conn = sqlite3.connect(path)
     (root,) = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'rounds'").fetchone()
+    (size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.close()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(random.Random(2).randbytes(size))
+    with JournalFile(path) as reader:
+        with pytest.raises(JournalCorruptError, match="the journal is damaged"):
+            History(reader).games()
+        with pytest.raises(JournalCorruptError, match="the journal is damaged"):
+            with reader.transaction("checking it whole") as conn:
+                check_whole(conn, path)
+
+
+def test_a_damaged_page_of_games_is_found_on_opening(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    real_journal(path)
+    conn = sqlite3.connect(path)
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'").fetchone()
     (size,) = conn.execute("PRAGMA page_size").fetchone()
     conn.close()
     with path.open("r+b") as file:
