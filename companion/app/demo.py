@@ -22,6 +22,7 @@ import numpy as np
 from companion.actions import Action, Press
 from companion.app.camera import Camera, Watching
 from companion.app.draft import KIT_COLOURS, Draft
+from companion.app.housekeeping import Housekeeper
 from companion.app.loop import Loop
 from companion.app.present import scorer_name
 from companion.app.session import Session, Settings
@@ -242,7 +243,7 @@ def run_demo(
         say(f"demo: {ruleset.title}, {players} players, language {language.value}, seed {seed}")
     clock = SimClock()
     screen = Screen(mode=mode)
-    loop = Loop(session, screen, clock, camera, page=page)
+    loop = Loop(session, screen, clock, camera, page=page, housekeeper=Housekeeper(journal))
     server: Closing | None = None
     pace = _pace(mode, speed)
     demo = DemoPlayers(table.lay, layout, KIT, colours, rng)

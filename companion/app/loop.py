@@ -17,6 +17,7 @@ from functools import partial
 from companion.actions import Action, Press
 from companion.app.camera import WEDGED_MESSAGE, Camera, Lost
 from companion.app.commands import Command, Request, Verdict
+from companion.app.housekeeping import Housekeeper
 from companion.app.present import present, scorer_colours
 from companion.app.service import QuietManager, ServiceManager
 from companion.app.session import Session
@@ -50,6 +51,7 @@ class Loop:
         strip: TrackStrip | None = None,
         service: ServiceManager | None = None,
         page: Callable[[], str | None] | None = None,
+        housekeeper: Housekeeper | None = None,
     ) -> None:
         self.session = session
         self.screen = screen
@@ -66,6 +68,8 @@ class Loop:
         self.page = page
         """The phone page's address now: asked at every step, since the Pi's address
         may come only once the network is up (None: no page, no QR code)."""
+        self.housekeeper = housekeeper
+        """Prunes the journal's old pictures between steps while the table is idle."""
         self.posted: queue.SimpleQueue[Press | Request] = queue.SimpleQueue()
         """Presses from the buttons' thread and requests from the web server's, taken
         at the start of each step."""
@@ -124,6 +128,8 @@ class Loop:
         view = present(snapshot.state, now, self._camera_view(now), page=page)
         self.screen.show(view)
         self._show_lights(snapshot, view, now)
+        if self.housekeeper is not None:
+            self.housekeeper.tick(now, snapshot.state.phase)
 
     def _guarded(self, work: Callable[[], object], now: float) -> None:
         """Do a piece of the session's work; an error is shown on the screen, and the

@@ -45,7 +45,7 @@ from companion.app.states import (
     Winner,
 )
 from companion.app.table import read_table
-from companion.errors import CompanionError, SettingError, error_words
+from companion.errors import CompanionError, DiskFullError, SettingError, error_words
 from companion.journal import Journal, RoundImages, StoredGame
 from companion.language import Language
 from companion.phrases import Phrase, phrase, plural, verbatim
@@ -395,15 +395,18 @@ class Session:
         try:
             played = game.play(reveal)
             images = self.pictures(proposal)
-            self.journal.commit_round(
+            kept_pictures = self.journal.commit_round(
                 state.game_id, played, frame=images.frame, overlay=images.overlay
             )
         except (CompanionError, OSError) as error:
             at = replace(state.at, wait=None) if isinstance(state.at, Proposal) else state.at
             kept = replace(state, at=at, guards=replace(state.guards, wait_for_press=reveal))
-            words = phrase(
-                "round {number} was NOT saved: {error}", number=number, error=error_words(error)
+            why = (
+                phrase("the card is full; make room and confirm again")
+                if isinstance(error, DiskFullError)
+                else error_words(error)
             )
+            words = phrase("round {number} was NOT saved: {error}", number=number, error=why)
             return _say(kept, words, now)
         table = state.table
         guards = replace(
@@ -418,7 +421,14 @@ class Session:
             guards=guards,
             hop=Hop(dict(game.totals), dict(played.totals), now),
         )
-        return _say(_reread(committed), phrase("round {number} scored", number=number), now)
+        said = (
+            phrase("round {number} scored", number=number)
+            if kept_pictures or (images.frame is None and images.overlay is None)
+            else phrase(
+                "round {number} scored, without its pictures: the card is full", number=number
+            )
+        )
+        return _say(_reread(committed), said, now)
 
     def _undo(self, state: SessionState, now: float) -> SessionState:
         game = state.game

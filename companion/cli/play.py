@@ -18,6 +18,12 @@ from typing import Any, TypeVar
 
 from companion.app.camera import Camera, Failed, Watching, unavailable
 from companion.app.config_error import show_config_error
+from companion.app.housekeeping import (
+    KEEP_PICTURES_DAYS,
+    Housekeeper,
+    Retention,
+    check_keep_days,
+)
 from companion.app.lineup import Lineup
 from companion.app.loop import Loop
 from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
@@ -130,6 +136,14 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--auto-confirm", type=float, metavar="SECONDS", help="confirm proposals after a countdown"
     )
+    parser.add_argument(
+        "--keep-pictures",
+        type=int,
+        default=KEEP_PICTURES_DAYS,
+        metavar="DAYS",
+        help="days each finished game's pictures are kept before they are pruned while "
+        f"the table is idle; scores are kept forever (default {KEEP_PICTURES_DAYS})",
+    )
     parser.add_argument("--display", choices=DISPLAY_MODES)
     add_part_options(parser, "use")
     add_web_options(parser)
@@ -202,6 +216,7 @@ def check_options(args: argparse.Namespace) -> None:
     if strip is not None:  # the doctor lights shorter strips; the game needs the track
         check_track(strip.length, SPACES, DEFAULT_BRIGHTNESS)
     check_auto_confirm(args.auto_confirm)
+    check_keep_days(args.keep_pictures)
     choose_mode(args.display)
     _language(args)
     check_web(args)
@@ -266,6 +281,7 @@ def _loop(
         strip=strip,
         service=service,
         page=listener.page if listener is not None else None,
+        housekeeper=Housekeeper(journal, Retention(keep_days=args.keep_pictures)),
     )
     if listener is not None:
         server = serve(listener, loop, journal.path, os.environ, NAME)

@@ -6,7 +6,7 @@ reads it (`History` over a read-only `JournalFile`); both find it through
 
 """
 
-from companion.journal.history import History
+from companion.journal.history import History, archive_path, read_history
 from companion.journal.records import (
     DamagedGame,
     GameStatus,
@@ -33,5 +33,7 @@ __all__ = [
     "RoundImages",
     "RoundSummary",
     "StoredGame",
+    "archive_path",
     "default_journal_path",
+    "read_history",
 ]

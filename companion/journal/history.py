@@ -13,8 +13,11 @@ it.
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
+from os import PathLike
+from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
@@ -112,6 +115,25 @@ class History:
             if self.archive is None:
                 raise
         return read(self.archive)
+
+
+def archive_path(journal: str | PathLike[str]) -> Path:
+    """The archive beside a journal: `journal.sqlite` → `journal.archive.sqlite`."""
+    path = Path(journal)
+    return path.with_name(f"{path.stem}.archive{path.suffix}")
+
+
+@contextmanager
+def read_history(path: str | PathLike[str]) -> Iterator[History]:
+    """The history of the journal at `path`, opened only to read, with its archive when
+    there is one; both closed when the block ends. Raises as `JournalFile` does."""
+    archive = archive_path(path)
+    with JournalFile(path) as file:
+        if not archive.is_file():
+            yield History(file)
+            return
+        with JournalFile(archive) as archived:
+            yield History(file, archived)
 
 
 def exported(game: Game) -> str:

@@ -349,7 +349,7 @@ class Journal(JournalFile):
                     "VALUES (?, ?, ?, ?, 'playing')",
                     (
                         restored.id,
-                        _stamp(restored.started_at),
+                        stamp(restored.started_at),
                         dumps(header_document(game)),
                         dumps(dict(restored.colours)),
                     ),
@@ -358,13 +358,13 @@ class Journal(JournalFile):
                 for restored_round in restored.rounds:
                     game = game.play(restored_round.reveal)
                     last = restored_round.committed_at
-                    self._insert_round(conn, restored.id, game, _stamp(last), restored_round.images)
+                    self._insert_round(conn, restored.id, game, stamp(last), restored_round.images)
                     saved_rounds += 1
                 finished_at = restored.finished_at or last
                 if game.outcome is not None and finished_at is not None:
                     conn.execute(
                         "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
-                        (_stamp(finished_at), restored.id),
+                        (stamp(finished_at), restored.id),
                     )
                 elif restored.abandoned:
                     conn.execute(
@@ -394,7 +394,7 @@ class Journal(JournalFile):
                 "WHERE g.status != 'playing' AND coalesce(g.finished_at, g.started_at) < ? "
                 "AND EXISTS (SELECT 1 FROM round_images i WHERE i.game_id = g.id) "
                 "ORDER BY g.id LIMIT 1",
-                (_stamp(ended_before),),
+                (stamp(ended_before),),
             ).fetchone()
             if row is None:
                 return None
@@ -402,6 +402,14 @@ class Journal(JournalFile):
             conn.execute("DELETE FROM round_images WHERE game_id = ?", (game_id,))
             conn.execute("UPDATE games SET pictures_pruned_at = ? WHERE id = ?", (now, game_id))
         return game_id
+
+    def room_inside(self) -> int:
+        """Bytes of free pages inside the file (left by pruned pictures), which the next
+        pictures fill before the file grows."""
+        with self.transaction("measuring the room inside the journal") as conn:
+            (pages,) = conn.execute("PRAGMA freelist_count").fetchone()
+            (size,) = conn.execute("PRAGMA page_size").fetchone()
+        return int(pages) * int(size)
 
     def import_game(
         self, game: Game, colours: Mapping[str, str], started_at: datetime, digest: str
@@ -414,7 +422,7 @@ class Journal(JournalFile):
         to resume. All of it is one transaction.
         """
         doing = "importing a game"
-        stamp = _stamp(started_at)
+        when = stamp(started_at)
         with self.transaction(doing, write=True) as conn:
             if conn.execute("SELECT 1 FROM games WHERE imported = ?", (digest,)).fetchone():
                 return None
@@ -423,11 +431,11 @@ class Journal(JournalFile):
                 "INSERT INTO games (started_at, header, colours, status, finished_at, imported) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
-                    stamp,
+                    when,
                     dumps(header_document(game)),
                     dumps(dict(colours)),
                     status,
-                    stamp if status == "finished" else None,
+                    when if status == "finished" else None,
                     digest,
                 ),
             )
@@ -437,12 +445,12 @@ class Journal(JournalFile):
             played = game.before_round(1)
             for played_round in game.played:
                 played = played.play(played_round.score.round.reveal)
-                self._insert_round(conn, game_id, played, stamp, RoundImages(None, None))
+                self._insert_round(conn, game_id, played, when, RoundImages(None, None))
             lines.keep(conn, game_id, game)
         return game_id
 
     def _now(self) -> str:
-        return _stamp(self._clock())
+        return stamp(self._clock())
 
     def _check_same_game(self, game_id: int, header: str, stored: list[str], game: Game) -> None:
         if header_document(game) != json.loads(header):
@@ -505,5 +513,7 @@ class Journal(JournalFile):
         return (GameStatus.PLAYING if reopen else GameStatus.ABANDONED), None
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
+    """A time as the journal stores it: ISO 8601 in UTC, to the second (so that stored
+    times sort as text)."""
     return moment.astimezone(UTC).isoformat(timespec="seconds")

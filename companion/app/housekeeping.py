@@ -1,0 +1,98 @@
+"""Keeping the journal the size of a year: old pictures pruned while the table is idle.
+
+Scores, rounds and corrections are kept forever; the pictures that explain a round
+are kept for a café's chosen number of days (90 by default) and then deleted, a game
+at a time, between two steps of the loop while nobody waits on the table (never
+during a proposal, the round editor or the question to give up). Each prune is one
+short transaction of the journal (a game's pictures, a few MB at most), so a step
+is never held up for long; the room it frees inside the file takes the next pictures
+before the file grows. When the card runs short of room, the oldest games' pictures
+go first whatever their age: a round's scores matter more than old evidence.
+"""
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from companion.app.states import Phase
+from companion.errors import CompanionError, SettingError
+from companion.journal import Journal
+from companion.journal.store import utc_now
+
+KEEP_PICTURES_DAYS = 90
+"""How long a round's pictures are kept by default: a season of disputes settled."""
+
+PRUNE_EVERY_SECONDS = 2.0
+"""Time between two prunes while there are games to prune: a year's backlog (after an
+upgrade, or a changed setting) is cleared in an idle hour."""
+
+REST_SECONDS = 60.0
+"""Time before looking again once nothing is left to prune (or the journal failed): a
+cheap look, often enough to make room soon after the card runs short."""
+
+RESERVE_BYTES = 100_000_000
+"""Free room (on the disk and inside the journal) under which the oldest pictures go
+whatever their age: a few evenings of pictures."""
+
+BUSY = frozenset({Phase.PROPOSAL, Phase.EDITING, Phase.ABANDONING})
+"""Phases in which players wait on the table: nothing is pruned then."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long pictures are kept, and the room kept free."""
+
+    keep_days: int = KEEP_PICTURES_DAYS
+    """Days a finished game's pictures are kept (0: pruned as soon as the game ends)."""
+    reserve_bytes: int = RESERVE_BYTES
+    """Room under which the oldest pictures are pruned early."""
+
+
+def check_keep_days(days: int) -> int:
+    """The days pictures are kept, or `SettingError` for a negative number."""
+    if days < 0:
+        raise SettingError(f"pictures are kept 0 days or more, not {days}")
+    return days
+
+
+Room = Callable[[], int]
+"""Free bytes on the disk that holds the journal."""
+
+
+class Housekeeper:
+    """Prunes the journal's pictures past their time, one game per call of `tick`."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        retention: Retention = Retention(),
+        *,
+        wall: Callable[[], datetime] = utc_now,
+        room: Room | None = None,
+    ) -> None:
+        self.journal = journal
+        self.retention = retention
+        self.wall = wall
+        """The date now (UTC), for the age of pictures."""
+        self.room = room or (lambda: shutil.disk_usage(journal.path.parent).free)
+        self._next = 0.0
+
+    def tick(self, now: float, phase: Phase) -> int | None:
+        """Prune one game's pictures if it is time and the table is idle; returns the
+        game pruned, if any. A journal that fails is left alone for a while: pruning
+        must never stop a game."""
+        if phase in BUSY or now < self._next:
+            return None
+        try:
+            cut = self.wall() - timedelta(days=self.retention.keep_days)
+            if self._short_of_room():
+                cut = self.wall()
+            pruned = self.journal.prune_pictures(cut)
+        except (CompanionError, OSError):
+            pruned = None
+        self._next = now + (PRUNE_EVERY_SECONDS if pruned is not None else REST_SECONDS)
+        return pruned
+
+    def _short_of_room(self) -> bool:
+        return self.room() + self.journal.room_inside() < self.retention.reserve_bytes
