@@ -331,7 +331,6 @@ def _prepare_writer(conn: sqlite3.Connection, path: Path) -> None:
         )
     conn.execute("PRAGMA synchronous = FULL")
     _check_pages(conn, path)
-    schema.add_functions(conn)
     schema.prepare(conn, path)
 
 

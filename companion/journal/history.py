@@ -244,15 +244,15 @@ def _rounds(
 
 
 def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
-    """A round's pictures from one file, each checked against its checksum."""
+    """A round's pictures from one file, each checked against its checksum (a picture
+    kept before pictures had checksums is handed out as it is)."""
     with file.transaction(f"reading the pictures of round {number} of game {game_id}") as conn:
         count = len(file.stored(conn, game_id).game.played)
         if not 1 <= number <= count or number not in SQLITE_INTEGERS:
             raise JournalError(
                 f"{file.path}: game {game_id} has no round {number} (it has {rounds_played(count)})"
             )
-        checked = schema.up_to_date(conn)
-        sums = "frame_sha256, overlay_sha256" if checked else "NULL, NULL"
+        sums = "frame_sha256, overlay_sha256" if schema.up_to_date(conn) else "NULL, NULL"
         row = conn.execute(
             f"SELECT frame, overlay, {sums} FROM round_images WHERE game_id = ? AND number = ?",
             (game_id, number),
@@ -265,7 +265,7 @@ def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
     pictures = zip(_PICTURES, (frame, overlay), (frame_sum, overlay_sum), strict=True)
     for name, data, kept_sum in pictures:
         if data is not None and (
-            not isinstance(data, bytes) or (checked and picture_sum(data) != kept_sum)
+            not isinstance(data, bytes) or (kept_sum is not None and picture_sum(data) != kept_sum)
         ):
             damaged.append(name)
             data = None

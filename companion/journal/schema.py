@@ -85,7 +85,6 @@ of setting up goes on from the last step done."""
 _V3 = (
     "ALTER TABLE round_images ADD COLUMN frame_sha256 BLOB",
     "ALTER TABLE round_images ADD COLUMN overlay_sha256 BLOB",
-    "UPDATE round_images SET frame_sha256 = sha256(frame), overlay_sha256 = sha256(overlay)",
     "ALTER TABLE games ADD COLUMN pictures_pruned_at TEXT",
     "ALTER TABLE games ADD COLUMN imported TEXT",
     "CREATE UNIQUE INDEX games_imported ON games (imported) WHERE imported IS NOT NULL",
@@ -97,8 +96,10 @@ _V3 = (
     ) STRICT
     """,
 )
-"""A year of service: every picture's SHA-256 (those already kept are summed as the
-file migrates), when a game's pictures were pruned, the digest of a game imported from
+"""A year of service: every picture's SHA-256 (pictures kept before it have none: summing
+them would rewrite every one of them, gigabytes written to the card at the first start
+after an upgrade, for pictures pruned within the season anyway), when a game's
+pictures were pruned, the digest of a game imported from
 a game file (so the same file is not imported twice), and each game's line of the list
 of games with the digest of the stored texts it was computed from (`history`), so
 that listing a year of games replays only the games changed since."""
@@ -108,11 +109,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The `user_version` of an up-to-date journal."""
-
-
-def add_functions(conn: sqlite3.Connection) -> None:
-    """The SQL functions the migrations use: `sha256(blob)`, NULL for NULL."""
-    conn.create_function("sha256", 1, picture_sum, deterministic=True)
 
 
 def picture_sum(data: bytes | None) -> bytes | None:
@@ -206,7 +202,6 @@ def expected_columns(version: int = SCHEMA_VERSION) -> Mapping[str, tuple[str, .
     """Table name to column names of a journal at `version` (up to date by default),
     from the migrations themselves."""
     scratch = sqlite3.connect(":memory:")
-    add_functions(scratch)
     try:
         for statements in MIGRATIONS[:version]:
             for statement in statements:
