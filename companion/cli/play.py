@@ -342,8 +342,9 @@ def _asks_for_another_game(args: argparse.Namespace, stored: StoredGame) -> bool
 
 
 def journal_check_seconds(path: Path) -> float:
-    """How long opening the journal may take: it is checked whole at every start,
-    at SD card speed, and a damaged one is copied out."""
+    """How long opening the journal may take at the worst: a sound journal opens in
+    the same time whatever its size, but a damaged one is read and copied out into a
+    fresh one, at SD card speed."""
     size = path.stat().st_size if path.is_file() else 0
     return JOURNAL_OPEN_SECONDS + 2 * size / SD_CARD_BYTES_PER_SECOND
 
