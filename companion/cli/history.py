@@ -1,40 +1,77 @@
 """`companion history [--journal PATH] [GAME]`: what the journal holds, and how to get it out.
 
 Without a game: one line per game, newest first. With a game: one line per round,
-with a mark on corrected rounds. `--export` writes the game file that `companion
-score` reads, so any game can be rescored or checked away from the café;
-`--frame N` and `--overlay N` write the pictures a round was scored from. The
-journal is opened read-only, never created, repaired or locked here: a listing must
-not move a café's only journal aside, change another program's file given by
-mistake, or wait for the table that is playing. Every game is replayed to be listed,
-and one that does not replay is listed by its damage and makes the exit status 2.
-Outputs are written whole or not at all (a temporary file, then a rename), and never
-over the journal or the files SQLite and the writer keep beside it.
+with a mark on corrected rounds and on rounds whose pictures were pruned or are
+damaged. `--export` writes the game file that `companion score` reads, so any game
+can be rescored or checked away from the café; `--frame N` and `--overlay N` write
+the pictures a round was scored from, never a picture that no longer matches its
+checksum. The journal is read with the archive beside it (`history archive` moves
+the oldest games there), opened read-only, never created, repaired or locked here: a
+listing must not move a café's only journal aside, change another program's file
+given by mistake, or wait for the table that is playing. Every game is replayed to be
+listed, and one that does not replay is listed by its damage and makes the exit
+status 2. Outputs are written whole or not at all (a temporary file, then a rename),
+and never over the journal, its archive or the files SQLite and the writer keep
+beside them.
+
+Two words after `history` write, and so take the journal's writer lock (they are
+refused while `companion play` holds it): `history archive [--older-than DAYS]`
+moves the finished games older than that into the archive, and `history import
+FILE...` keeps games played elsewhere (game files, as `companion score` reads them),
+each replayed through the rules first. The words are read as the GAME argument, so
+that `history 3` stays what it was.
 """
 
 import argparse
+import hashlib
+import io
 import os
 import stat
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from companion.cli.each import fail
-from companion.errors import CompanionError, JournalError, SettingError, UnwritableFileError
+from companion.cli.each import EXIT_BAD_INPUT, complain, fail, file_label
+from companion.colours import BY_NAME, COLOURS
+from companion.errors import (
+    CompanionError,
+    GameFileError,
+    JournalError,
+    JournalInUseError,
+    NotAJournalError,
+    SettingError,
+    UnreadableFileError,
+    UnwritableFileError,
+)
+from companion.gamefile import MAX_GAME_FILE_BYTES, parse_game, read_game_text
 from companion.journal import (
     DamagedGame,
     GameSummary,
     History,
+    Journal,
     RoundSummary,
+    archive_path,
     default_journal_path,
+    read_history,
+    schema,
 )
+from companion.journal.archive import archivable, archive_games
+from companion.journal.documents import FRENCH_COLOUR_NAMES
 from companion.journal.faults import corrupt
 from companion.journal.file import JournalFile
 from companion.journal.lock import lock_path
 from companion.journal.recovery import SIDE_FILES
+from companion.journal.store import utc_now
 
+ARCHIVE = "archive"
+"""The word that moves old games into the archive."""
+IMPORT = "import"
+"""The word that imports game files."""
+ARCHIVE_DAYS = 365
+"""How old a finished game is before `history archive` moves it, unless told."""
 NEW_FILE_MODE = 0o644
 """Permissions of an export or picture written where there was none."""
 
@@ -43,11 +80,21 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     """Register the subcommand."""
     parser = commands.add_parser(
         "history",
-        help="list the games and rounds in the journal; export a game or a round's pictures",
+        help="list the games and rounds in the journal; export a game or a round's pictures; "
+        "archive old games; import game files",
         description=(
             "List the games in the journal, or the rounds of one game; export a game as a "
             "game file for `companion score`, or write the frame or overlay a round was "
-            "scored from."
+            "scored from. `history archive` moves the finished games older than a year "
+            "(or --older-than DAYS) into the archive beside the journal; `history import "
+            "FILE...` keeps games played elsewhere. Both write the journal, so the table "
+            "must be stopped first."
+        ),
+        usage=(
+            "%(prog)s [--journal PATH] [GAME [--export [FILE] | --frame N --out FILE | "
+            "--overlay N --out FILE]]\n"
+            "       %(prog)s [--journal PATH] archive [--older-than DAYS]\n"
+            "       %(prog)s [--journal PATH] import FILE..."
         ),
     )
     parser.add_argument(
@@ -56,7 +103,14 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         help="the journal file (default: $COMPANION_STATE_DIR/journal.sqlite, "
         "else ./state/journal.sqlite)",
     )
-    parser.add_argument("game", nargs="?", type=int, metavar="GAME", help="a game's number")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        type=_game_or_word,
+        metavar="GAME",
+        help=f"a game's number, or `{ARCHIVE}`, or `{IMPORT}` followed by game files",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help=f"with `{IMPORT}`: game files")
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
         "--export",
@@ -68,16 +122,41 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     what.add_argument("--frame", type=int, metavar="N", help="write round N's camera frame")
     what.add_argument("--overlay", type=int, metavar="N", help="write round N's overlay")
     parser.add_argument("--out", type=Path, metavar="FILE", help="where --frame or --overlay go")
+    parser.add_argument(
+        "--older-than",
+        type=int,
+        metavar="DAYS",
+        help=f"with `{ARCHIVE}`: move the games finished more than DAYS days ago "
+        f"(default {ARCHIVE_DAYS})",
+    )
     parser.set_defaults(run=run)
 
 
+def _game_or_word(word: str) -> int | str:
+    """The GAME argument: a game's number, or one of the words that write."""
+    if word in (ARCHIVE, IMPORT):
+        return word
+    try:
+        return int(word)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a game's number, `{ARCHIVE}` or `{IMPORT}`: {word!r}"
+        ) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    """List, export or write pictures; one line on stderr and exit 2 on any fault."""
+    """List, export, write pictures, archive or import; one line on stderr and exit 2
+    on any fault."""
     path = args.journal or default_journal_path()
     try:
+        _check_words(args)
+        if args.game == ARCHIVE:
+            _archive(path, ARCHIVE_DAYS if args.older_than is None else args.older_than)
+            return 0
+        if args.game == IMPORT:
+            return _import(path, args.files)
         picture = _picture_wanted(args)
-        with JournalFile(path) as file:
-            journal = History(file)
+        with read_history(path) as journal:
             if args.game is None:
                 _list_games(journal)
             elif args.export is not None:
@@ -89,6 +168,24 @@ def run(args: argparse.Namespace) -> int:
     except CompanionError as err:
         return fail("history", err)
     return 0
+
+
+def _check_words(args: argparse.Namespace) -> None:
+    """Refuse what does not go together with the GAME argument given."""
+    writing = args.game in (ARCHIVE, IMPORT)
+    if args.files and args.game != IMPORT:
+        raise SettingError(
+            f"unexpected {args.files[0]!r}: only `history {IMPORT}` takes several files"
+        )
+    if args.older_than is not None and args.game != ARCHIVE:
+        raise SettingError(f"--older-than goes with `history {ARCHIVE}`")
+    if args.older_than is not None and args.older_than < 0:
+        raise SettingError("--older-than takes a number of days, 0 or more")
+    asked = [args.export, args.frame, args.overlay, args.out]
+    if writing and any(option is not None for option in asked):
+        raise SettingError(
+            f"--export, --frame, --overlay and --out go with a GAME number, not with `{args.game}`"
+        )
 
 
 def _picture_wanted(args: argparse.Namespace) -> tuple[str, int] | None:
@@ -127,9 +224,10 @@ def _game_line(game: GameSummary | DamagedGame) -> str:
     started = game.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
     rounds = "1 round" if game.rounds == 1 else f"{game.rounds} rounds"
     won = f"won by {', '.join(game.winners)}; " if game.winners else ""
+    archived = " (archived)" if game.archived else ""
     return (
         f"game {game.id}  {started}  {game.ruleset}  {', '.join(game.players)}  "
-        f"{rounds}  {game.status.value}  {won}{_points(game.totals)}"
+        f"{rounds}  {game.status.value}{archived}  {won}{_points(game.totals)}"
     )
 
 
@@ -137,12 +235,19 @@ def _list_rounds(journal: History, game_id: int) -> None:
     rounds = journal.rounds(game_id)
     print(_game_line(journal.game(game_id)))
     for played in rounds:
-        print(_round_line(played))
+        kept = played.has_frame or played.has_overlay
+        damaged = journal.images(game_id, played.number).damaged if kept else ()
+        print(_round_line(played, damaged))
 
 
-def _round_line(played: RoundSummary) -> str:
+def _round_line(played: RoundSummary, damaged: Sequence[str] = ()) -> str:
     gains = ", ".join(f"{scorer} {_signed(points)}" for scorer, points in played.deltas.items())
-    tail = "  [corrected]" if played.corrected else ""
+    marks = ["corrected"] if played.corrected else []
+    if played.pruned:
+        marks.append("pictures pruned")
+    if damaged:
+        marks.append(f"{' and '.join(damaged)} damaged")
+    tail = "".join(f"  [{mark}]" for mark in marks)
     return (
         f"round {played.number}  storyteller {played.storyteller}  {gains}  "
         f"totals {_points(played.totals)}{tail}"
@@ -160,6 +265,16 @@ def _export(journal: History, game_id: int, target: str) -> None:
 def _picture(journal: History, game_id: int, kind: str, number: int, out: Path) -> None:
     images = journal.images(game_id, number)
     data = images.frame if kind == "frame" else images.overlay
+    if kind in images.damaged:
+        raise JournalError(
+            f"round {number}'s {kind} is damaged (it no longer matches its checksum); "
+            "it is not written"
+        )
+    if data is None and journal.rounds(game_id)[number - 1].pruned:
+        raise JournalError(
+            f"{journal.file.path}: the pictures of round {number} of game {game_id} were "
+            "pruned after the retention time"
+        )
     if data is None:
         raise JournalError(
             f"{journal.file.path}: round {number} of game {game_id} has no {kind} kept"
@@ -227,8 +342,13 @@ def _mode_for(target: Path) -> int:
 
 
 def _refuse_journal_files(path: Path, journal: Path, what: str) -> None:
-    """Refuse to write over the journal, its WAL files or its lock, by any name."""
-    kept = [journal, *(Path(f"{journal}{suffix}") for suffix in SIDE_FILES), lock_path(journal)]
+    """Refuse to write over the journal, its archive, their WAL files or their locks, by
+    any name."""
+    kept = [
+        file
+        for base in (journal, archive_path(journal))
+        for file in (base, *(Path(f"{base}{suffix}") for suffix in SIDE_FILES), lock_path(base))
+    ]
     for used in kept:
         same = path.resolve() == used.resolve()
         if not same and path.exists() and used.exists():
@@ -245,3 +365,146 @@ def _points(points: Mapping[str, int]) -> str:
 
 def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
+
+
+def _writer(path: Path) -> Journal:
+    """The journal opened to write, never created here; refused while the table plays."""
+    try:
+        return Journal(path, create=False)
+    except JournalInUseError as err:
+        raise JournalInUseError(
+            f"{err}: `companion play` writes it while the table is on; stop the table "
+            "first (`sudo systemctl stop dixit-companion` on the Pi), then run this again"
+        ) from None
+
+
+def _archive(path: Path, days: int) -> None:
+    """Move the finished games older than `days` days into the archive beside the
+    journal; the archive is made only when there is a game to move."""
+    try:
+        cut = utc_now() - timedelta(days=days)
+    except OverflowError:  # more days than the calendar holds: no game is that old
+        cut = datetime.min.replace(tzinfo=UTC)
+    with _writer(path) as journal:
+        if not archivable(journal, cut):
+            print(f"no finished game is older than {_days(days)}")
+            return
+        target = archive_path(path)
+        with Journal(target) as archive:
+            moved = archive_games(journal, archive, cut)
+    print(f"moved {moved} game{'' if moved == 1 else 's'} to {target}")
+
+
+def _days(days: int) -> str:
+    return "1 day" if days == 1 else f"{days} days"
+
+
+def _import(path: Path, files: Sequence[str]) -> int:
+    """Import each game file in turn; one that cannot be imported is told on stderr and
+    makes the exit status 2, the others are still imported."""
+    if not files:
+        raise SettingError(f"`history {IMPORT}` needs the game files to import")
+    status = 0
+    archive = archive_path(path)
+    with _writer(path) as journal:
+        for name in files:
+            try:
+                print(_import_file(journal, archive, name), flush=True)
+            except CompanionError as err:
+                complain(
+                    f"companion history: {file_label(name) or repr(name)}: {err}; not imported"
+                )
+                status = EXIT_BAD_INPUT
+    return status
+
+
+def _import_file(journal: Journal, archive: Path, name: str) -> str:
+    """Import one game file; what to print about it."""
+    label = file_label(name)
+    if not name:
+        raise UnreadableFileError("an empty name names no file")
+    data, modified = _game_file(Path(name))
+    game = parse_game(read_game_text(io.BytesIO(data))).play()
+    if not game.played:
+        raise GameFileError("the game has no rounds, so there is nothing to keep")
+    digest = hashlib.sha256(data).hexdigest()
+    before = _imported_as(journal, digest)
+    if before is None and archive.is_file():
+        before = _imported_into_archive(archive, digest)
+    if before is not None:
+        return f"{label}: already imported as game {before}"
+    players = game.seating.players
+    game_id = journal.import_game(game, _kit_colours(players), modified, digest)
+    if game_id is None:
+        return f"{label}: already imported"
+    rounds = len(game.played)
+    return (
+        f"{label}: game {game_id} ({game.ruleset.name}, {len(players)} players, "
+        f"{rounds} round{'' if rounds == 1 else 's'})"
+    )
+
+
+def _game_file(path: Path) -> tuple[bytes, datetime]:
+    """A game file's bytes (up to one more than any game file holds) and when it was
+    last changed (UTC); a folder, a device or a pipe is refused without waiting on it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as err:
+        raise UnreadableFileError(err.strerror or str(err)) from None
+    try:
+        found = os.fstat(fd)
+        if stat.S_ISDIR(found.st_mode):
+            raise UnreadableFileError("a folder, not a game file")
+        if not stat.S_ISREG(found.st_mode):
+            raise UnreadableFileError("not a regular file, so not a game file")
+        chunks: list[bytes] = []
+        left = MAX_GAME_FILE_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 2**20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    except UnreadableFileError:
+        raise
+    except OSError as err:
+        raise UnreadableFileError(err.strerror or str(err)) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks), datetime.fromtimestamp(found.st_mtime, UTC)
+
+
+def _imported_as(file: JournalFile, digest: str) -> int | None:
+    """The game imported from a file with this digest, if there is one in `file`."""
+    with file.transaction("looking for a game imported before") as conn:
+        if not schema.up_to_date(conn):
+            return None
+        row = conn.execute("SELECT id FROM games WHERE imported = ?", (digest,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _imported_into_archive(archive: Path, digest: str) -> int | None:
+    """The archived game imported from a file with this digest, if there is one; an
+    archive that is not one yet (an archiving killed as it made the file) holds none."""
+    try:
+        with JournalFile(archive) as archived:
+            return _imported_as(archived, digest)
+    except NotAJournalError:
+        return None
+
+
+def _kit_colours(players: Sequence[str]) -> dict[str, str]:
+    """Every player's kit colour: a player named after a colour (in English or French,
+    in any case) gets it, the others the first colours left, in seating order."""
+    french = {word: colour for colour, word in FRENCH_COLOUR_NAMES.items()}
+    given: dict[str, str] = {}
+    for player in players:
+        word = player.casefold()
+        colour = word if word in BY_NAME else french.get(word)
+        if colour is not None and colour not in given.values():
+            given[player] = colour
+    free = iter(c.name for c in COLOURS if c.name not in given.values())
+    for player in players:
+        if player not in given:
+            colour = next(free, None)
+            if colour is None:
+                raise SettingError(f"{len(players)} players, more than the kit's colours")
+            given[player] = colour
+    return {player: given[player] for player in players}

@@ -330,6 +330,9 @@ def _prepare_writer(conn: sqlite3.Connection, path: Path) -> None:
             f"{mode} mode); keep the journal on the Pi's own disk"
         )
     conn.execute("PRAGMA synchronous = FULL")
+    # Debian's SQLite (the Pi's) zeroes every freed page: pruning a game would write
+    # its pictures' size again into the WAL, which a nearly full card has no room for.
+    conn.execute("PRAGMA secure_delete = FAST")
     _check_pages(conn, path)
     schema.prepare(conn, path)
 

@@ -21,12 +21,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
-from companion.errors import JournalError, UnknownGameError
+from companion.errors import (
+    JournalError,
+    NotAJournalError,
+    UnknownGameError,
+    UnwritableFileError,
+)
 from companion.gamefile import game_document
 from companion.journal import lines, schema
-from companion.journal.documents import stored_time
+from companion.journal.documents import stored_text, stored_time
 from companion.journal.faults import corrupt
-from companion.journal.file import SQLITE_INTEGERS, JournalFile
+from companion.journal.file import SQLITE_INTEGERS, JournalFile, connect_read_only
 from companion.journal.records import (
     DamagedGame,
     GameStatus,
@@ -127,13 +132,45 @@ def archive_path(journal: str | PathLike[str]) -> Path:
 def read_history(path: str | PathLike[str]) -> Iterator[History]:
     """The history of the journal at `path`, opened only to read, with its archive when
     there is one; both closed when the block ends. Raises as `JournalFile` does."""
-    archive = archive_path(path)
     with JournalFile(path) as file:
-        if not archive.is_file():
+        archived = _opened_archive(archive_path(path))
+        if archived is None:
             yield History(file)
             return
-        with JournalFile(archive) as archived:
+        with archived:
             yield History(file, archived)
+
+
+def _opened_archive(archive: Path) -> JournalFile | None:
+    """The archive opened to read, or None while there is none: no file, or one that the
+    first archiving was killed while making, which the next archiving makes whole."""
+    if not archive.is_file():
+        return None
+    try:
+        return JournalFile(archive)
+    except (NotAJournalError, UnwritableFileError):
+        if _unmade(archive):
+            return None
+        raise
+
+
+def _unmade(path: Path) -> bool:
+    """Whether a file is an empty file or an empty database: what a kill leaves while
+    the file is made (with, at the very start, the rollback journal of its switch to WAL
+    mode, which a reader cannot roll back: the file is then read as it is)."""
+    if path.stat().st_size == 0:
+        return True
+    try:
+        conn = connect_read_only(path, immutable=Path(f"{path}-journal").is_file())
+    except sqlite3.Error:
+        return False
+    try:
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+        return version == 0 and not schema.tables(conn)
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
 
 
 def exported(game: Game) -> str:
@@ -147,12 +184,13 @@ def _listed(file: JournalFile, *, archived: bool) -> list[GameSummary | DamagedG
     with file.transaction("listing the games") as conn:
         kept = schema.up_to_date(conn)
         rows = conn.execute(
-            "SELECT g.id, CAST(g.header AS BLOB), CAST(g.colours AS BLOB), g.started_at, "
+            "SELECT g.id, CAST(g.header AS BLOB), CAST(g.colours AS BLOB), "
+            "CAST(g.started_at AS BLOB), CAST(g.status AS BLOB), "
             + (
-                "g.status, l.digest, l.line FROM games g LEFT JOIN game_lines l "
+                "l.digest, CAST(l.line AS BLOB) FROM games g LEFT JOIN game_lines l "
                 "ON l.game_id = g.id "
                 if kept
-                else "g.status, NULL, NULL FROM games g "
+                else "NULL, NULL FROM games g "
             )
             + "ORDER BY g.id DESC"
         ).fetchall()
@@ -166,7 +204,10 @@ def _listed(file: JournalFile, *, archived: bool) -> list[GameSummary | DamagedG
         for game_id, header, colours, started_at, status, digest, line in rows:
             summary = None
             if digest is not None and digest == lines.digest(
-                bytes(header or b""), bytes(colours or b""), texts.get(game_id, [])
+                bytes(header or b""),
+                bytes(colours or b""),
+                texts.get(game_id, []),
+                bytes(line or b""),
             ):
                 summary = _kept_line(game_id, lines.loaded(line), started_at, status, archived)
             found.append(summary or _summary(file.examined(conn, game_id), game_id, archived))
@@ -176,12 +217,13 @@ def _listed(file: JournalFile, *, archived: bool) -> list[GameSummary | DamagedG
 def _kept_line(
     game_id: int, line: lines.Line | None, started_at: object, status: object, archived: bool
 ) -> GameSummary | None:
-    """A game's line from its kept replay, or None when the row around it is damaged."""
+    """A game's line from its kept replay, or None when the row around it is damaged
+    (read as bytes, so that text that is not UTF-8 is one game's damage, not the list's)."""
     if line is None:
         return None
     try:
-        stage = GameStatus(status)
-        started = stored_time(started_at)
+        stage = GameStatus(stored_text(status))
+        started = stored_time(stored_text(started_at))
     except ValueError:
         return None
     return _made_line(game_id, line, stage, started, archived)

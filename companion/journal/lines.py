@@ -2,11 +2,12 @@
 
 Listing replays every game through the rules (scores are never read from disk as
 truth), which costs milliseconds a game: seconds for a year's 3,650 games. So the
-writer keeps, with every change of a game, the line the replay gave and a digest of
-every stored text it was computed from (header, colours, each round's number and
-reveal). Listing reads the texts, which is cheap, and takes the kept line only where
-the digest still matches: a round changed or damaged behind the journal's back changes
-the digest, and that game is replayed (and shown damaged if it does not replay).
+writer keeps, with every change of a game, the line the replay gave and a digest
+of the line and of every stored text it was computed from (header, colours, each
+round's number and reveal). Listing reads the texts, which is cheap, and takes the
+kept line only where the digest still matches: a round changed or damaged behind the
+journal's back (or the line itself) changes the digest, and that game is replayed
+(and shown damaged if it does not replay).
 """
 
 import hashlib
@@ -33,11 +34,14 @@ class Line:
     """Every scorer's total after the last round, in seating order."""
 
 
-def digest(header: bytes, colours: bytes, reveals: Iterable[tuple[int, bytes]]) -> bytes:
-    """The SHA-256 of a game's stored texts, each part length-prefixed so that no two
-    different games can give the same stream."""
+def digest(
+    header: bytes, colours: bytes, reveals: Iterable[tuple[int, bytes]], line: bytes
+) -> bytes:
+    """The SHA-256 of a game's stored texts and of the line kept for them, each part
+    length-prefixed so that no two different games can give the same stream: a change
+    to the line itself is found too."""
     sha = hashlib.sha256()
-    for part in (header, colours):
+    for part in (line, header, colours):
         sha.update(len(part).to_bytes(8, "big") + part)
     for number, text in reveals:
         sha.update(number.to_bytes(8, "big", signed=True) + len(text).to_bytes(8, "big") + text)
@@ -114,7 +118,8 @@ def keep(conn: sqlite3.Connection, game_id: int, game: Game) -> None:
     texts = stored_texts(conn, game_id)
     if texts is None:
         return
+    line = dumped(line_of(game))
     conn.execute(
         "INSERT OR REPLACE INTO game_lines (game_id, digest, line) VALUES (?, ?, ?)",
-        (game_id, digest(*texts), dumped(line_of(game))),
+        (game_id, digest(*texts, line.encode()), line),
     )

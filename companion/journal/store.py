@@ -446,7 +446,7 @@ class Journal(JournalFile):
             for played_round in game.played:
                 played = played.play(played_round.score.round.reveal)
                 self._insert_round(conn, game_id, played, when, RoundImages(None, None))
-            lines.keep(conn, game_id, game)
+            lines.keep(conn, game_id, played)  # the replay's line, as listing would give it
         return game_id
 
     def _now(self) -> str:

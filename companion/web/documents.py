@@ -14,6 +14,7 @@ from companion.app.setup import OPTIONS
 from companion.app.states import SessionState, Snapshot
 from companion.journal import DamagedGame, GameSummary, RoundSummary, StoredGame
 from companion.rules import Game, PlayedRound, Reveal
+from companion.web.game_page import damaged_pictures
 
 
 def state_document(snapshot: Snapshot, now: float) -> dict[str, Any]:
@@ -97,6 +98,7 @@ def summary_document(summary: GameSummary | DamagedGame) -> dict[str, Any]:
         "started_at": summary.started_at.isoformat(),
         "totals": dict(summary.totals),
         "winners": list(summary.winners),
+        "archived": summary.archived,
     }
 
 
@@ -119,7 +121,8 @@ def game_document(
 
 def round_document(game_id: int, played: PlayedRound, kept: RoundSummary) -> dict[str, Any]:
     """One round of a game: the reveal, the points with their reasons, the totals
-    after it, and the addresses of its pictures (None for those not kept)."""
+    after it, and the addresses of its pictures (None for those not kept, pruned or
+    damaged), with whether they were pruned and which no longer match their checksums."""
     base = f"/api/games/{game_id}/rounds/{kept.number}"
     score = played.score
     return {
@@ -133,6 +136,8 @@ def round_document(game_id: int, played: PlayedRound, kept: RoundSummary) -> dic
         "corrected": kept.corrected,
         "frame": f"{base}/frame.jpg" if kept.has_frame else None,
         "overlay": f"{base}/overlay.jpg" if kept.has_overlay else None,
+        "pictures_pruned": kept.pruned,
+        "damaged_pictures": list(damaged_pictures(kept)),
     }
 
 

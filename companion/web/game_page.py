@@ -1,9 +1,15 @@
 """A game as its page shows it: the list of games, and each round with its points,
 reasons, cards, votes, photos and the staff's correction form, as plain records the
-templates read, every word already in the table's language."""
+templates read, every word already in the table's language.
+
+A round's pictures are shown only while they match their checksums: the route checks
+them as it reads the game (`ShownRound`), and a damaged one is named as damaged,
+never shown, nor linked.
+"""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from companion.app.editor import RoundEditor, RowKind
 from companion.app.present import members, scorer_name
@@ -74,6 +80,30 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class ShownRound(RoundSummary):
+    """A stored round with its pictures checked against their checksums as the page was
+    read: those that no longer match are named, to be told as damaged."""
+
+    damaged: tuple[str, ...] = ()
+    """The pictures ("frame", "overlay") kept but no longer matching their checksums."""
+
+
+def damaged_pictures(kept: RoundSummary) -> tuple[str, ...]:
+    """The pictures of a round found damaged as it was read (none if not checked)."""
+    return kept.damaged if isinstance(kept, ShownRound) else ()
+
+
+def checked_round(kept: RoundSummary, damaged: Sequence[str]) -> RoundSummary:
+    """The round with its damaged pictures named, and no longer counted as kept."""
+    if not damaged:
+        return kept
+    values: dict[str, Any] = {f.name: getattr(kept, f.name) for f in fields(RoundSummary)}
+    values["has_frame"] = kept.has_frame and "frame" not in damaged
+    values["has_overlay"] = kept.has_overlay and "overlay" not in damaged
+    return ShownRound(**values, damaged=tuple(damaged))
+
+
+@dataclass(frozen=True)
 class RoundPage:
     """One round on the game page."""
 
@@ -83,6 +113,10 @@ class RoundPage:
     corrected: bool
     frame: str | None
     overlay: str | None
+    pruned: bool
+    """Whether its pictures were deleted once older than the time they are kept."""
+    damaged: tuple[str, ...]
+    """Its pictures ("frame", "overlay") that no longer match their checksums."""
     lines: tuple[Line, ...]
     slots: tuple[Slot, ...]
     correction: Correction | None
@@ -104,6 +138,8 @@ class GameLine:
     totals: tuple[tuple[str, int], ...]
     winners: str
     damage: str | None = None
+    archived: bool = False
+    """Whether the game is read from the archive beside the journal."""
 
 
 def names(game: Game, scorers: Sequence[str], words: Translations) -> str:
@@ -132,6 +168,7 @@ def game_line(summary: GameSummary | DamagedGame, words: Translations) -> GameLi
         started=started,
         totals=tuple((shown_scorer(s), t) for s, t in summary.totals.items()),
         winners=rendered(listing([shown_scorer(w) for w in summary.winners]), words),
+        archived=summary.archived,
     )
 
 
@@ -175,6 +212,8 @@ def round_page(
         corrected=kept.corrected,
         frame=_picture(stored.id, kept, "frame") if kept.has_frame else None,
         overlay=_picture(stored.id, kept, "overlay") if kept.has_overlay else None,
+        pruned=kept.pruned,
+        damaged=damaged_pictures(kept),
         lines=lines,
         slots=shown,
         correction=None if slots is None else _correction(game, kept.number, reveal, slots, words),

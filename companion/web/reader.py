@@ -1,10 +1,13 @@
 """The journal as the web server reads it: one file opened to read, on one thread.
 
 SQLite connections belong to the thread that opened them, and opening a journal
-checks it whole, so the server keeps one read-only connection on a thread of its
-own and sends every read there, one at a time. The game loop's writer is never
+checks it, so the server keeps one read-only connection on a thread of its own and
+sends every read there, one at a time. The game loop's writer is never
 touched: the journal's WAL lets this reader see every committed round while the
-loop writes the next.
+loop writes the next. The archive beside the journal (`companion history archive`
+makes it, perhaps while the server runs) is opened the same way once it is there, so
+archived games are listed and shown like the others; an archive that cannot be
+opened leaves them out (the doctor says why) rather than stopping every page.
 """
 
 import asyncio
@@ -14,7 +17,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.closing import Closing
-from companion.journal import History
+from companion.errors import CompanionError
+from companion.journal import History, archive_path
 from companion.journal.file import JournalFile
 
 T = TypeVar("T")
@@ -28,6 +32,7 @@ class JournalReader(Closing):
         """The journal the table writes."""
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="journal-reader")
         self._file: JournalFile | None = None
+        self._archive: JournalFile | None = None
         self._closed = False
 
     async def read(self, work: Callable[[History], T]) -> T:
@@ -38,7 +43,9 @@ class JournalReader(Closing):
     def _run(self, work: Callable[[History], T]) -> T:
         if self._file is None:  # opened at the first read: a new table has no journal yet
             self._file = JournalFile(self.path)
-        return work(History(self._file))
+        if self._archive is None:
+            self._archive = _opened_archive(self.path)
+        return work(History(self._file, self._archive))
 
     def close(self) -> None:
         """Close the file on its own thread, then stop the thread; safe twice."""
@@ -49,6 +56,19 @@ class JournalReader(Closing):
         self._pool.shutdown(wait=True)
 
     def _close_file(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        for file in (self._file, self._archive):
+            if file is not None:
+                file.close()
+        self._file = self._archive = None
+
+
+def _opened_archive(journal: Path) -> JournalFile | None:
+    """The archive beside the journal opened to read, or None while there is none or it
+    cannot be opened (it is tried again at the next read)."""
+    path = archive_path(journal)
+    if not path.is_file():
+        return None
+    try:
+        return JournalFile(path)
+    except CompanionError:
+        return None

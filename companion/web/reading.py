@@ -1,8 +1,10 @@
 """The routes that read: the pages, the JSON interface, the downloads and the pictures.
 
 Open to anyone on the café's network. Games and rounds are numbers in the path,
-pictures come from the journal's own rows, and the two static files from a fixed
-table: nothing a request says becomes a file path.
+pictures come from the journal's own rows (or the archive's), and the two static
+files from a fixed table: nothing a request says becomes a file path. A picture that
+no longer matches its checksum is never served: its page says it is damaged and its
+address answers 404; one pruned after the time pictures are kept answers 410.
 """
 
 from typing import Any
@@ -16,6 +18,7 @@ from companion.journal.history import exported
 from companion.phrases import phrase
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
+from companion.web.game_page import checked_round
 from companion.web.site import (
     Refused,
     Site,
@@ -61,17 +64,18 @@ async def game_page(site: Site, request: Request) -> Response:
     def work(history: History) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
         if not isinstance(history.game(game_id), GameSummary):
             raise Refused(422, phrase("game {number} is damaged", number=game_id))
-        return history.whole(game_id)
+        return checked(history, *history.whole(game_id))
 
     summary, stored, rounds = await read_journal(site, work)
     csrf = page_csrf(site, request)
+    staff = site.gate.is_staff(request.cookies.get(STAFF_COOKIE))
     html = site.pages.game(
         stored,
         summary,
         rounds,
         table_language(site),
         csrf=csrf,
-        staff=site.gate.is_staff(request.cookies.get(STAFF_COOKIE)),
+        staff=staff and not summary.archived,  # the table corrects only its journal's games
         slots=site.slots,
         bgstats=bgstats_link(stored) if stored.game.outcome is not None else None,
     )
@@ -125,7 +129,7 @@ async def api_game(site: Site, request: Request) -> Response:
         summary = history.game(game_id)
         if not isinstance(summary, GameSummary):
             return summary_document(summary)
-        return game_document(*history.whole(game_id))
+        return game_document(*checked(history, *history.whole(game_id)))
 
     return json_response(await read_journal(site, work))
 
@@ -174,13 +178,19 @@ async def api_picture(site: Site, request: Request) -> Response:
     if which not in ("frame.jpg", "overlay.jpg"):
         raise Refused(404, phrase("there is no such page"))
 
-    def work(history: History) -> RoundImages:
-        if not 1 <= number <= len(history.file.load(game_id).game.played):
+    def work(history: History) -> tuple[RoundImages, bool]:
+        rounds = history.rounds(game_id)
+        if not 1 <= number <= len(rounds):
             raise Refused(404, phrase("there is no such page"))
-        return history.images(game_id, number)
+        return history.images(game_id, number), rounds[number - 1].pruned
 
-    images = await read_journal(site, work)
-    data = images.frame if which == "frame.jpg" else images.overlay
+    images, pruned = await read_journal(site, work)
+    kind = "frame" if which == "frame.jpg" else "overlay"
+    data = images.frame if kind == "frame" else images.overlay
+    if kind in images.damaged:
+        raise Refused(404, phrase("round {number}'s picture is damaged", number=number))
+    if data is None and pruned:
+        raise Refused(410, phrase("round {number}'s pictures are no longer kept", number=number))
     if data is None:
         raise Refused(404, phrase("round {number} has no picture kept", number=number))
     return Response(
@@ -188,3 +198,17 @@ async def api_picture(site: Site, request: Request) -> Response:
         media_type=image_type(data),
         headers={"Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff"},
     )
+
+
+def checked(
+    history: History, summary: GameSummary, stored: StoredGame, rounds: tuple[RoundSummary, ...]
+) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
+    """The game with each round's kept pictures checked against their checksums: a
+    damaged one is named and no longer linked (`checked_round`)."""
+    shown = tuple(
+        checked_round(kept, history.images(stored.id, kept.number).damaged)
+        if kept.has_frame or kept.has_overlay
+        else kept
+        for kept in rounds
+    )
+    return summary, stored, shown

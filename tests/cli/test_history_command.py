@@ -1,14 +1,16 @@
 """`companion history`: games and rounds from the journal, exports `companion score` reads."""
 
 import json
-from datetime import UTC, datetime
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
 from companion.gamefile import parse_game
-from companion.journal import Journal
+from companion.journal import Journal, archive_path
+from companion.journal.archive import archive_games
 from companion.rules import Reveal
 from tests.journal.helpers import example, frame_of, play_into
 
@@ -191,3 +193,166 @@ def test_a_damaged_journal_is_reported_and_left_where_it_is(
     )
     assert err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite"]
+
+
+# A year of service: the archive, pruned and damaged pictures
+
+
+@pytest.fixture
+def archived_path(tmp_path: Path) -> Path:
+    """A journal whose finished classic game (with pictures) was moved into the archive,
+    and a teams game at round 3 left in the journal."""
+    path = tmp_path / "state" / "journal.sqlite"
+    with Journal(path, clock=lambda: MOMENT) as journal:
+        play_into(journal, example("classic-1e-4-players"))
+        play_into(journal, example("teams-8-players"), 3, images=False)
+        with Journal(archive_path(path)) as archive:
+            assert archive_games(journal, archive, MOMENT + timedelta(days=1)) == 1
+    return path
+
+
+def spoil_frame(path: Path, game_id: int, number: int) -> None:
+    """Change a kept frame's bytes behind the journal's back, its checksum left as it was."""
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE round_images SET frame = ? WHERE game_id = ? AND number = ?",
+        (frame_of(99), game_id, number),
+    )
+    conn.commit()
+    conn.close()
+
+
+def test_archived_games_are_listed_with_the_others_and_marked(
+    archived_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "--journal", str(archived_path))
+    assert (status, err) == (0, "")
+    newer, older = out.splitlines()
+    assert newer.startswith("game 2  ") and "(archived)" not in newer
+    assert older == (
+        f"game 1  {LOCAL}  classic-1e  red, blue, green, yellow  15 rounds  finished (archived)  "
+        "won by red; red 33, blue 30, green 24, yellow 32"
+    )
+
+
+def test_an_archived_game_lists_its_rounds_exports_and_writes_its_pictures(
+    archived_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "--journal", str(archived_path), "1")
+    assert (status, err) == (0, "")
+    assert len(out.splitlines()) == 1 + 15
+    status, out, err = run(capsys, "--journal", str(archived_path), "1", "--export")
+    assert (status, err) == (0, "")
+    assert dict(parse_game(out).play().totals) == {"red": 33, "blue": 30, "green": 24, "yellow": 32}
+    frame = tmp_path / "frame.jpg"
+    status, _, err = run(
+        capsys, "--journal", str(archived_path), "1", "--frame", "2", "--out", str(frame)
+    )
+    assert (status, err) == (0, "")
+    assert frame.read_bytes() == frame_of(2)
+
+
+def test_a_damaged_frame_is_not_written_and_says_so_in_one_line(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spoil_frame(journal_path, 1, 4)
+    frame = tmp_path / "frame.jpg"
+    status, out, err = run(
+        capsys, "--journal", str(journal_path), "1", "--frame", "4", "--out", str(frame)
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        "companion history: round 4's frame is damaged (it no longer matches its checksum); "
+        "it is not written\n"
+    )
+    assert not frame.exists()
+    overlay = ["--overlay", "4", "--out", str(frame)]
+    status, _, err = run(capsys, "--journal", str(journal_path), "1", *overlay)
+    assert (status, err) == (0, "")
+    assert frame.read_bytes() == frame_of(-4, 500)
+
+
+def test_a_damaged_frame_in_the_archive_is_refused_too(
+    archived_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spoil_frame(archive_path(archived_path), 1, 2)
+    frame = tmp_path / "frame.jpg"
+    status, _, err = run(
+        capsys, "--journal", str(archived_path), "1", "--frame", "2", "--out", str(frame)
+    )
+    assert status == 2
+    assert "round 2's frame is damaged" in err
+    assert not frame.exists()
+
+
+def test_a_pruned_picture_says_it_was_pruned_after_the_retention_time(
+    journal_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Journal(journal_path) as journal:
+        assert journal.prune_pictures(MOMENT + timedelta(days=1)) == 1
+    frame = tmp_path / "frame.jpg"
+    status, out, err = run(
+        capsys, "--journal", str(journal_path), "1", "--frame", "4", "--out", str(frame)
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        f"companion history: {journal_path}: the pictures of round 4 of game 1 were pruned "
+        "after the retention time\n"
+    )
+    assert "not kept" not in err
+    assert not frame.exists()
+
+
+def test_the_round_list_marks_pruned_and_damaged_pictures(
+    journal_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spoil_frame(journal_path, 1, 3)
+    status, out, err = run(capsys, "--journal", str(journal_path), "1")
+    assert (status, err) == (0, "")
+    marked = [line for line in out.splitlines() if "damaged" in line]
+    assert len(marked) == 1
+    assert marked[0].startswith("round 3  ") and marked[0].endswith("  [frame damaged]")
+    with Journal(journal_path) as journal:
+        journal.prune_pictures(MOMENT + timedelta(days=1))
+    status, out, err = run(capsys, "--journal", str(journal_path), "1")
+    assert (status, err) == (0, "")
+    rounds = out.splitlines()[1:]
+    assert all(line.endswith("[pictures pruned]") for line in rounds)
+    assert rounds[0].endswith("  [corrected]  [pictures pruned]")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["1", "2"], "unexpected '2': only `history import` takes several files"),
+        (["1", "--older-than", "3"], "--older-than goes with `history archive`"),
+        (
+            ["archive", "--export"],
+            "--export, --frame, --overlay and --out go with a GAME number, not with `archive`",
+        ),
+        (["archive", "--older-than", "-1"], "--older-than takes a number of days, 0 or more"),
+        (["archive", "x.json"], "unexpected 'x.json': only `history import` takes several files"),
+        (["import"], "`history import` needs the game files to import"),
+    ],
+)
+def test_the_words_that_write_do_not_mix_with_a_games_options(
+    journal_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    before = journal_path.read_bytes()
+    assert run(capsys, "--journal", str(journal_path), *args) == (
+        2,
+        "",
+        f"companion history: {message}\n",
+    )
+    assert journal_path.read_bytes() == before
+
+
+def test_a_game_that_is_neither_a_number_nor_a_word_is_refused_by_the_parser(
+    journal_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["history", "--journal", str(journal_path), "three"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "argument GAME: not a game's number, `archive` or `import`: 'three'" in err

@@ -79,9 +79,11 @@ def test_a_damaged_page_of_rounds_is_found_when_read_and_by_the_whole_check(
     with JournalFile(path) as reader:
         with pytest.raises(JournalCorruptError, match="the journal is damaged"):
             History(reader).games()
-        with pytest.raises(JournalCorruptError, match="the journal is damaged"):
-            with reader.transaction("checking it whole") as conn:
-                check_whole(conn, path)
+        with (
+            pytest.raises(JournalCorruptError, match="the journal is damaged"),
+            reader.transaction("checking it whole") as conn,
+        ):
+            check_whole(conn, path)
 
 
 def test_a_damaged_page_of_games_is_found_on_opening(tmp_path: Path) -> None:

@@ -4,8 +4,10 @@ change with its door (host, size, type, CSRF, the staff PIN) and the table's ver
 
 import io
 import json
+import sqlite3
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -15,11 +17,14 @@ from starlette.testclient import TestClient
 from companion.actions import Action
 from companion.app.draft import KIT_COLOURS
 from companion.gamefile import parse_game
+from companion.journal import Journal, archive_path
+from companion.journal.archive import archive_games
 from companion.language import Language, translations
 from companion.phrases import Phrase, phrase
 from companion.rules import Reveal
 from companion.web.staff import CSRF_HEADER, STAFF_COOKIE, StaffGate
 from tests.app.observations import table_of
+from tests.journal.helpers import example, frame_of, play_into
 from tests.web.desk import (
     JPEG,
     LINEUP,
@@ -781,3 +786,105 @@ def test_a_game_in_french_refuses_a_correction_in_the_rules_french(tmp_path: Pat
         page = client.get("/games/99")
         assert_page(page, 404)
         assert '<html lang="fr">' in page.text
+
+
+# A year of service: damaged and pruned pictures, archived games
+
+
+def spoil_frame(path: Path, game_id: int, number: int) -> None:
+    """Change a kept frame's bytes behind the journal's back, its checksum left as it was."""
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE round_images SET frame = ? WHERE game_id = ? AND number = ?",
+        (JPEG[::-1], game_id, number),
+    )
+    conn.commit()
+    conn.close()
+
+
+@pytest.fixture
+def year(tmp_path: Path) -> Path:
+    """A journal of its own: a finished classic game with its pictures moved into the
+    archive, a finished odyssey game whose pictures were pruned, and a party game
+    being played."""
+    path = tmp_path / "year" / "journal.sqlite"
+    long_ago = datetime(2020, 3, 14, 20, 0, tzinfo=UTC)
+    with Journal(path, clock=lambda: long_ago) as journal:
+        play_into(journal, example("classic-1e-4-players"))
+    with Journal(path, clock=lambda: long_ago + timedelta(days=7)) as journal:
+        play_into(journal, example("odyssey-8-players"))
+    with Journal(path) as journal, Journal(archive_path(path)) as archive:
+        play_into(journal, example("party-1e-7-players"), 2)
+        assert archive_games(journal, archive, long_ago + timedelta(days=1)) == 1
+        assert journal.prune_pictures(long_ago + timedelta(days=8)) == 2
+    return path
+
+
+def test_a_damaged_picture_is_never_served_and_its_page_says_so(
+    desk: Desk, client: TestClient
+) -> None:
+    spoil_frame(desk.path, desk.game_id, 1)
+    answer = client.get(f"/api/games/{desk.game_id}/rounds/1/frame.jpg")
+    assert answer.status_code == 404
+    assert error_of(answer) == "round 1's picture is damaged"
+    assert JPEG[::-1] not in answer.content
+    overlay = client.get(f"/api/games/{desk.game_id}/rounds/1/overlay.jpg")
+    assert (overlay.status_code, overlay.content) == (200, PNG)
+    page = client.get(f"/games/{desk.game_id}")
+    assert_page(page)
+    assert "picture damaged" in page.text
+    assert f"/api/games/{desk.game_id}/rounds/1/frame.jpg" not in page.text
+    first = client.get(f"/api/games/{desk.game_id}").json()["rounds"][0]
+    assert (first["frame"], first["damaged_pictures"]) == (None, ["frame"])
+    assert first["overlay"] == f"/api/games/{desk.game_id}/rounds/1/overlay.jpg"
+
+
+def test_archived_games_are_listed_and_open_like_the_others(
+    desk: Desk, year: Path, tmp_path: Path
+) -> None:
+    with served(desk, journal=year) as client:
+        games = client.get("/api/games").json()["games"]
+        assert [(g["id"], g["archived"]) for g in games] == [(3, False), (2, False), (1, True)]
+        listing = client.get("/games")
+        assert_page(listing)
+        assert listing.text.count("data-archived") == 1
+        page = client.get("/games/1")
+        assert_page(page)
+        assert "data-archived" in page.text
+        frame = client.get("/api/games/1/rounds/2/frame.jpg")
+        assert (frame.status_code, frame.content) == (200, frame_of(2))
+        exported = client.get("/api/games/1/export")
+        assert exported.status_code == 200
+        assert dict(parse_game(exported.text).play().totals) == dict(
+            example("classic-1e-4-players").play().totals
+        )
+        staff = staff_client(client)
+        assert 'class="correction"' in staff.get("/games/3").text
+        assert 'class="correction"' not in staff.get("/games/1").text  # not the table's to change
+
+
+def test_a_pruned_rounds_pictures_are_gone_and_its_page_says_so(desk: Desk, year: Path) -> None:
+    with served(desk, journal=year) as client:
+        answer = client.get("/api/games/2/rounds/1/frame.jpg")
+        assert answer.status_code == 410
+        assert error_of(answer) == "round 1's pictures are no longer kept"
+        page = client.get("/games/2")
+        assert_page(page)
+        assert page.text.count("pictures no longer kept") == 9
+        first = client.get("/api/games/2").json()["rounds"][0]
+        assert (first["frame"], first["pictures_pruned"]) == (None, True)
+
+
+def test_an_archive_made_while_the_server_runs_is_read_at_once(desk: Desk, tmp_path: Path) -> None:
+    path = tmp_path / "later" / "journal.sqlite"
+    long_ago = datetime(2020, 3, 14, 20, 0, tzinfo=UTC)
+    with Journal(path, clock=lambda: long_ago) as journal:
+        play_into(journal, example("classic-1e-4-players"))
+        play_into(journal, example("odyssey-8-players"), 1)
+    with served(desk, journal=path) as client:
+        assert [g["archived"] for g in client.get("/api/games").json()["games"]] == [False] * 2
+        with Journal(path) as journal, Journal(archive_path(path)) as archive:
+            assert archive_games(journal, archive, datetime.now(UTC)) == 1
+        games = client.get("/api/games").json()["games"]
+        assert [(g["id"], g["archived"]) for g in games] == [(2, False), (1, True)]
+        assert client.get("/games/1").status_code == 200

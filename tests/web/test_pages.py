@@ -7,8 +7,10 @@ the page's translations are merged into it.
 
 import math
 import re
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -24,13 +26,16 @@ from companion.app.setup import EDITIONS, LANGUAGES
 from companion.app.states import Phase, SessionState, Snapshot
 from companion.colours import COLOURS
 from companion.display.view import ScreenView
-from companion.journal import GameSummary, History, Journal
+from companion.journal import GameSummary, History, Journal, archive_path
+from companion.journal.archive import archive_games
+from companion.journal.file import JournalFile
 from companion.language import Language
 from companion.phrases import phrase
 from companion.rules import Reveal, find_ruleset
 from companion.vision.records import TableObservation
 from companion.web.documents import state_document
 from companion.web.pages import Pages
+from companion.web.reading import checked
 from tests.app.observations import table_of
 from tests.journal.helpers import example, play_into, spoil_party_round_5
 
@@ -570,3 +575,96 @@ def test_an_error_page_says_what_went_wrong_in_the_tables_language(pages: Pages)
     assert page.one(id="message-title").words == "Manche 4"
     assert page.one(id="message-detail").words == SCRIPT
     assert page.one(id="message").attrs["data-status"] == "404"
+
+
+# A year of service: damaged, pruned and archived pictures and games
+
+
+def spoil_frame(path: Path, game_id: int, number: int) -> None:
+    """Change a kept frame's bytes behind the journal's back, its checksum left as it was."""
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE round_images SET frame = ? WHERE game_id = ? AND number = ?",
+        (b"\xff\xd8 not the frame that was kept", game_id, number),
+    )
+    conn.commit()
+    conn.close()
+
+
+def checked_page(pages: Pages, game: Played, *, staff: bool = False) -> Parsed:
+    """The game page as its route makes it: every kept picture checked first."""
+    history = game.history
+    summary, stored, rounds = checked(history, *history.whole(game.id))
+    html = pages.game(
+        stored,
+        summary,
+        rounds,
+        Language.ENGLISH,
+        csrf="token-1",
+        staff=staff,
+        slots=SLOTS,
+        bgstats=None,
+    )
+    return Parsed(html)
+
+
+def test_a_damaged_picture_is_named_damaged_and_never_linked(
+    pages: Pages, journal: Journal
+) -> None:
+    game = played(journal, "odyssey-8-players", rounds=3)
+    spoil_frame(journal.path, game.id, 2)
+    page = checked_page(pages, game)
+    round_2 = page.one("section", data_round="2")
+    damaged = page.one("figure", round_2, data_damaged="frame")
+    assert page.one("p", damaged).words == "picture damaged"
+    assert page.one("figcaption", damaged).words == "Photo"
+    assert page.find("img", round_2, class_="frame") == []
+    assert page.find("a", round_2, href=f"/api/games/{game.id}/rounds/2/frame.jpg") == []
+    assert page.one("img", round_2, class_="overlay")
+    round_3 = page.one("section", data_round="3")
+    assert page.one("img", round_3, class_="frame")
+    assert page.find(data_damaged=None, within=round_3) == []
+
+
+def test_a_pruned_round_says_its_pictures_are_no_longer_kept(
+    pages: Pages, journal: Journal
+) -> None:
+    game = played(journal, "classic-1e-4-players", rounds=2)
+    played(journal, "classic-1e-4-players", rounds=1)  # the first is over: abandoned
+    assert journal.prune_pictures(datetime.now(UTC) + timedelta(days=1)) == game.id
+    page = checked_page(pages, game)
+    assert page.find("img") == []
+    notes = page.find("p", data_pruned=None)
+    assert [note.words for note in notes] == ["pictures no longer kept"] * 2
+
+
+def test_archived_games_are_listed_with_a_badge_and_their_page_shows_it(
+    pages: Pages, tmp_path: Path
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as writer, Journal(archive_path(path)) as archive:
+        old = played(writer, "classic-1e-4-players")
+        played(writer, "odyssey-8-players", rounds=1)
+        assert archive_games(writer, archive, datetime.now(UTC) + timedelta(days=1)) == 1
+        with JournalFile(path) as reader, JournalFile(archive_path(path)) as archived:
+            history = History(reader, archived)
+            listing = Parsed(pages.games(history.games(), Language.ENGLISH))
+            summary, stored, rounds = history.whole(old.id)
+            page = Parsed(
+                pages.game(
+                    stored,
+                    summary,
+                    rounds,
+                    Language.ENGLISH,
+                    csrf="token-1",
+                    staff=False,
+                    slots=SLOTS,
+                    bgstats=None,
+                )
+            )
+    newest, line = listing.find("li", class_="game-line")
+    assert line.attrs["data-game"] == str(old.id)
+    assert listing.one(data_archived=None, within=line).words == "archived"
+    assert listing.find(data_archived=None, within=newest) == []
+    assert page.one("h1").words.endswith("finished archived")
+    assert page.one("img", page.one("section", data_round="1"), class_="frame")
