@@ -235,18 +235,16 @@ def _list_rounds(journal: History, game_id: int) -> None:
     rounds = journal.rounds(game_id)
     print(_game_line(journal.game(game_id)))
     for played in rounds:
-        kept = played.has_frame or played.has_overlay
-        damaged = journal.images(game_id, played.number).damaged if kept else ()
-        print(_round_line(played, damaged))
+        print(_round_line(played))
 
 
-def _round_line(played: RoundSummary, damaged: Sequence[str] = ()) -> str:
+def _round_line(played: RoundSummary) -> str:
     gains = ", ".join(f"{scorer} {_signed(points)}" for scorer, points in played.deltas.items())
     marks = ["corrected"] if played.corrected else []
     if played.pruned:
         marks.append("pictures pruned")
-    if damaged:
-        marks.append(f"{' and '.join(damaged)} damaged")
+    if played.damaged:
+        marks.append(f"{' and '.join(played.damaged)} damaged")
     tail = "".join(f"  [{mark}]" for mark in marks)
     return (
         f"round {played.number}  storyteller {played.storyteller}  {gains}  "

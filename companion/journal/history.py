@@ -265,19 +265,22 @@ def _rounds(
 ) -> tuple[RoundSummary, ...]:
     game_id = stored.id
     pruned = "g.pictures_pruned_at IS NOT NULL" if schema.up_to_date(conn) else "0"
+    sums = "i.frame_sha256, i.overlay_sha256" if schema.up_to_date(conn) else "NULL, NULL"
     rows = conn.execute(
         "SELECT r.number, r.committed_at, "
-        "i.frame IS NOT NULL, i.overlay IS NOT NULL, "
         "EXISTS (SELECT 1 FROM corrections c "
         "        WHERE c.game_id = r.game_id AND c.number = r.number), "
-        f"{pruned} "
+        f"{pruned}, i.frame, i.overlay, {sums} "
         "FROM rounds r JOIN games g ON g.id = r.game_id LEFT JOIN round_images i "
         "ON i.game_id = r.game_id AND i.number = r.number "
         "WHERE r.game_id = ? ORDER BY r.number",
         (game_id,),
     ).fetchall()
     try:
-        return tuple(_round_summary(stored, *columns) for columns in rows)
+        return tuple(
+            _round_summary(stored, number, committed_at, corrected, pruned, checked(*pictures))
+            for number, committed_at, corrected, pruned, *pictures in rows
+        )
     except ValueError as err:
         raise corrupt(
             file.path,
@@ -301,17 +304,26 @@ def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
         ).fetchone()
     if row is None:
         return RoundImages(None, None)
-    frame, overlay, frame_sum, overlay_sum = row
+    return checked(*row)
+
+
+def checked(frame: object, overlay: object, frame_sum: object, overlay_sum: object) -> RoundImages:
+    """A round's pictures as read, each checked against its checksum: one that no longer
+    matches is left out and named damaged (a picture kept before pictures had checksums
+    is handed out as it is)."""
     kept: list[bytes | None] = []
     damaged: list[str] = []
     pictures = zip(_PICTURES, (frame, overlay), (frame_sum, overlay_sum), strict=True)
     for name, data, kept_sum in pictures:
-        if data is not None and (
-            not isinstance(data, bytes) or (kept_sum is not None and picture_sum(data) != kept_sum)
+        if data is None:
+            kept.append(None)
+        elif not isinstance(data, bytes) or (
+            kept_sum is not None and picture_sum(data) != kept_sum
         ):
+            kept.append(None)
             damaged.append(name)
-            data = None
-        kept.append(data)
+        else:
+            kept.append(data)
     return RoundImages(kept[0], kept[1], tuple(damaged))
 
 
@@ -319,10 +331,9 @@ def _round_summary(
     stored: StoredGame,
     number: int,
     committed_at: object,
-    has_frame: int,
-    has_overlay: int,
     corrected: int,
     pruned: int,
+    pictures: RoundImages,
 ) -> RoundSummary:
     game = stored.game
     played = game.played[number - 1]
@@ -333,8 +344,9 @@ def _round_summary(
         reasons=MappingProxyType(dict(played.score.reasons)),
         totals=MappingProxyType(dict(played.totals)),
         committed_at=stored_time(committed_at),
-        has_frame=bool(has_frame),
-        has_overlay=bool(has_overlay),
+        has_frame=pictures.frame is not None,
+        has_overlay=pictures.overlay is not None,
         corrected=bool(corrected),
         pruned=bool(pruned),
+        damaged=pictures.damaged,
     )

@@ -87,13 +87,16 @@ class RoundSummary:
     committed_at: datetime
     """When the round was confirmed (UTC)."""
     has_frame: bool
-    """Whether the camera frame it was scored from is stored."""
+    """Whether the camera frame it was scored from is stored (and matches its checksum)."""
     has_overlay: bool
-    """Whether the detection overlay is stored."""
+    """Whether the detection overlay is stored (and matches its checksum)."""
     corrected: bool
     """Whether the round has been corrected since it was confirmed."""
     pruned: bool = False
     """Whether its pictures were deleted once older than the time pictures are kept."""
+    damaged: tuple[str, ...] = ()
+    """The pictures ("frame", "overlay") kept but no longer matching their checksums:
+    not counted as stored above, to be told as damaged, never shown."""
 
 
 @dataclass(frozen=True)

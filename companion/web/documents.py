@@ -14,7 +14,6 @@ from companion.app.setup import OPTIONS
 from companion.app.states import SessionState, Snapshot
 from companion.journal import DamagedGame, GameSummary, RoundSummary, StoredGame
 from companion.rules import Game, PlayedRound, Reveal
-from companion.web.game_page import damaged_pictures
 
 
 def state_document(snapshot: Snapshot, now: float) -> dict[str, Any]:
@@ -137,7 +136,7 @@ def round_document(game_id: int, played: PlayedRound, kept: RoundSummary) -> dic
         "frame": f"{base}/frame.jpg" if kept.has_frame else None,
         "overlay": f"{base}/overlay.jpg" if kept.has_overlay else None,
         "pictures_pruned": kept.pruned,
-        "damaged_pictures": list(damaged_pictures(kept)),
+        "damaged_pictures": list(kept.damaged),
     }
 
 

@@ -2,14 +2,13 @@
 reasons, cards, votes, photos and the staff's correction form, as plain records the
 templates read, every word already in the table's language.
 
-A round's pictures are shown only while they match their checksums: the route checks
-them as it reads the game (`ShownRound`), and a damaged one is named as damaged,
-never shown, nor linked.
+A round's pictures are shown only while they match their checksums (the journal checks
+them as it reads the game's rounds): a damaged one is named as damaged, never shown,
+nor linked.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from companion.app.editor import RoundEditor, RowKind
 from companion.app.present import members, scorer_name
@@ -77,30 +76,6 @@ class Correction:
     trap: bool
     """Whether the edition has a trap."""
     trapped: int | None
-
-
-@dataclass(frozen=True)
-class ShownRound(RoundSummary):
-    """A stored round with its pictures checked against their checksums as the page was
-    read: those that no longer match are named, to be told as damaged."""
-
-    damaged: tuple[str, ...] = ()
-    """The pictures ("frame", "overlay") kept but no longer matching their checksums."""
-
-
-def damaged_pictures(kept: RoundSummary) -> tuple[str, ...]:
-    """The pictures of a round found damaged as it was read (none if not checked)."""
-    return kept.damaged if isinstance(kept, ShownRound) else ()
-
-
-def checked_round(kept: RoundSummary, damaged: Sequence[str]) -> RoundSummary:
-    """The round with its damaged pictures named, and no longer counted as kept."""
-    if not damaged:
-        return kept
-    values: dict[str, Any] = {f.name: getattr(kept, f.name) for f in fields(RoundSummary)}
-    values["has_frame"] = kept.has_frame and "frame" not in damaged
-    values["has_overlay"] = kept.has_overlay and "overlay" not in damaged
-    return ShownRound(**values, damaged=tuple(damaged))
 
 
 @dataclass(frozen=True)
@@ -213,7 +188,7 @@ def round_page(
         frame=_picture(stored.id, kept, "frame") if kept.has_frame else None,
         overlay=_picture(stored.id, kept, "overlay") if kept.has_overlay else None,
         pruned=kept.pruned,
-        damaged=damaged_pictures(kept),
+        damaged=kept.damaged,
         lines=lines,
         slots=shown,
         correction=None if slots is None else _correction(game, kept.number, reveal, slots, words),

@@ -18,7 +18,6 @@ from companion.journal.history import exported
 from companion.phrases import phrase
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
-from companion.web.game_page import checked_round
 from companion.web.site import (
     Refused,
     Site,
@@ -64,7 +63,7 @@ async def game_page(site: Site, request: Request) -> Response:
     def work(history: History) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
         if not isinstance(history.game(game_id), GameSummary):
             raise Refused(422, phrase("game {number} is damaged", number=game_id))
-        return checked(history, *history.whole(game_id))
+        return history.whole(game_id)
 
     summary, stored, rounds = await read_journal(site, work)
     csrf = page_csrf(site, request)
@@ -129,7 +128,7 @@ async def api_game(site: Site, request: Request) -> Response:
         summary = history.game(game_id)
         if not isinstance(summary, GameSummary):
             return summary_document(summary)
-        return game_document(*checked(history, *history.whole(game_id)))
+        return game_document(*history.whole(game_id))
 
     return json_response(await read_journal(site, work))
 
@@ -198,17 +197,3 @@ async def api_picture(site: Site, request: Request) -> Response:
         media_type=image_type(data),
         headers={"Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff"},
     )
-
-
-def checked(
-    history: History, summary: GameSummary, stored: StoredGame, rounds: tuple[RoundSummary, ...]
-) -> tuple[GameSummary, StoredGame, tuple[RoundSummary, ...]]:
-    """The game with each round's kept pictures checked against their checksums: a
-    damaged one is named and no longer linked (`checked_round`)."""
-    shown = tuple(
-        checked_round(kept, history.images(stored.id, kept.number).damaged)
-        if kept.has_frame or kept.has_overlay
-        else kept
-        for kept in rounds
-    )
-    return summary, stored, shown

@@ -4,9 +4,10 @@ give it, scores to the totals the demo showed (`tests.app.demo_games`).
 
 A whole game of each way a storyteller game ends: Dixit (2021) to its target, the
 first edition until the draw pile runs out (with its lone finder's four points).
-Odyssey at six plays the very game of the 2021 edition, so it plays for seven
-instead, two rounds: the second vote, its one rule of its own. The party and teams
-editions are `test_demo_games_party_teams.py`'s.
+Odyssey's whole game for six was the 2021 edition's game, round for round: neither of
+its own rules (the second vote from seven players, the bonus cap) came up. It plays
+for seven instead, two rounds, second votes cast. The party and teams editions are
+`test_demo_games_party_teams.py`'s.
 """
 
 from pathlib import Path

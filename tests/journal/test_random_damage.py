@@ -159,10 +159,10 @@ def test_random_bytes_in_the_middle_never_raise_foreign_errors_nor_lose_a_readab
                 outcomes["found only when a game is read"] += 1
                 continue
         assert games == original.reveals
-        if summaries != original.summaries:
-            outcomes["games whole, a stored score or reason changed unnoticed"] += 1
-        elif any(images.damaged for images in pictures):
+        if any(images.damaged for images in pictures):
             outcomes["games whole, a picture found damaged when read"] += 1
+        elif summaries != original.summaries:
+            outcomes["games whole, a stored score or reason changed unnoticed"] += 1
         elif pictures != [
             pictures_of(number)
             for reveals in games.values()

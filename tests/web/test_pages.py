@@ -35,7 +35,6 @@ from companion.rules import Reveal, find_ruleset
 from companion.vision.records import TableObservation
 from companion.web.documents import state_document
 from companion.web.pages import Pages
-from companion.web.reading import checked
 from tests.app.observations import table_of
 from tests.journal.helpers import example, play_into, spoil_party_round_5
 
@@ -592,9 +591,9 @@ def spoil_frame(path: Path, game_id: int, number: int) -> None:
 
 
 def checked_page(pages: Pages, game: Played, *, staff: bool = False) -> Parsed:
-    """The game page as its route makes it: every kept picture checked first."""
-    history = game.history
-    summary, stored, rounds = checked(history, *history.whole(game.id))
+    """The game page as its route makes it, from the game read whole (every kept picture
+    checked against its checksum)."""
+    summary, stored, rounds = game.history.whole(game.id)
     html = pages.game(
         stored,
         summary,
