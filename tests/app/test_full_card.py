@@ -20,7 +20,7 @@ from companion.journal import History, Journal, RoundImages
 from companion.rules import Reveal, RoundScore, find_ruleset
 from companion.vision.records import TableObservation
 from tests.app.observations import table_of
-from tests.small_disk import fill, small_disk
+from tests.small_disk import SmallDisk, small_disk
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
 ROUNDS = (
@@ -39,8 +39,8 @@ def pictures(_: RoundScore | None) -> RoundImages:
 
 
 @pytest.fixture
-def card(tmp_path: Path) -> Iterator[Path]:
-    with small_disk(tmp_path / "card", 3) as disk:
+def card(tmp_path: Path) -> Iterator[SmallDisk]:
+    with small_disk(tmp_path / "card", "3m") as disk:
         yield disk
 
 
@@ -71,12 +71,14 @@ def clear(session: Session, now: float) -> None:
     assert session.state.phase is Phase.WAITING
 
 
-def test_a_round_without_room_for_its_pictures_is_kept_without_them_and_said(card: Path) -> None:
-    with Journal(card / "journal.sqlite") as journal:
+def test_a_round_without_room_for_its_pictures_is_kept_without_them_and_said(
+    card: SmallDisk,
+) -> None:
+    with Journal(card.root / "journal.sqlite") as journal:
         session = playing(journal)
         assert "round 1 scored" in lay_and_confirm(session, ROUNDS[0], 10.0)
         clear(session, 16.0)
-        fill(card, leave=40_000)
+        card.fill(leave=40_000)
         said = lay_and_confirm(session, ROUNDS[1], 20.0)
         assert "round 2 scored, without its pictures: the card is full" in said
         rounds = History(journal).rounds(session.state.game_id or 0)
@@ -84,21 +86,21 @@ def test_a_round_without_room_for_its_pictures_is_kept_without_them_and_said(car
 
 
 def test_a_round_that_cannot_be_written_is_refused_whole_and_kept_once_there_is_room(
-    card: Path,
+    card: SmallDisk,
 ) -> None:
-    path = card / "journal.sqlite"
+    path = card.root / "journal.sqlite"
     with Journal(path) as journal:
         session = playing(journal)
         lay_and_confirm(session, ROUNDS[0], 10.0)
         clear(session, 16.0)
-        filler = fill(card, leave=0)
+        card.fill()
         said = lay_and_confirm(session, ROUNDS[1], 20.0)
         assert "round 2 was NOT saved: the card is full; make room and confirm again" in said
         assert session.state.phase is Phase.PROPOSAL
         assert len(session.state.game.played) == 1
         game_id = session.state.game_id or 0
         assert [r.number for r in History(journal).rounds(game_id)] == [1]
-        filler.unlink()
+        card.filler.unlink()
         session.press(Press(Action.CONFIRM), 21.0)
         assert "round 2 scored" in message(session, 21.0)
         assert [(r.number, r.has_frame) for r in History(journal).rounds(game_id)] == [

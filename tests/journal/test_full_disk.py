@@ -5,12 +5,9 @@ Each test mounts a tmpfs of a few MB (root only: skipped elsewhere, run in CI, w
 runs as root) and fills it with a filler file. These are not hardware tests.
 """
 
-import errno
-import os
 import sqlite3
-import subprocess
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -27,6 +24,7 @@ from tests.journal.helpers import (
     play_with_pictures,
     rows,
 )
+from tests.small_disk import SmallDisk, small_disk
 
 BIG = 200_000
 """Bytes of a camera frame far bigger than the room left for it."""
@@ -34,63 +32,12 @@ BIG = 200_000
 RECORD = example("classic-1e-4-players")
 
 
-@dataclass(frozen=True)
-class SmallDisk:
-    """A tmpfs mounted for one test."""
-
-    root: Path
-    """Where it is mounted."""
-
-    @property
-    def filler(self) -> Path:
-        return self.root / "filler"
-
-    def free(self) -> int:
-        """Bytes free on it."""
-        stat = os.statvfs(self.root)
-        return stat.f_bavail * stat.f_frsize
-
-    def fill(self, leave: int = 0) -> None:
-        """Grow the filler file until `leave` bytes are free (none: until the disk says
-        it is full)."""
-        with self.filler.open("ab", buffering=0) as filler:
-            filler.write(bytes(max(0, self.free() - leave)))
-            if leave:
-                return
-            try:
-                while True:
-                    filler.write(bytes(512))
-            except OSError as err:
-                assert err.errno == errno.ENOSPC
-        assert self.free() == 0
-
-
 @pytest.fixture
 def mount(tmp_path: Path) -> Iterator[Callable[[str], SmallDisk]]:
     """Mount a tmpfs of the size given (as `mount -o size=` says it) under `tmp_path`;
     unmounted when the test ends."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small filesystem needs root (CI runs these tests as root)")
-    mounted: list[Path] = []
-
-    def mounted_disk(size: str) -> SmallDisk:
-        root = tmp_path / f"disk-{len(mounted)}"
-        root.mkdir()
-        done = subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(root)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode:
-            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}")
-        mounted.append(root)
-        return SmallDisk(root)
-
-    yield mounted_disk
-    for root in mounted:
-        if subprocess.run(["umount", str(root)], capture_output=True, check=False).returncode:
-            subprocess.run(["umount", "--lazy", str(root)], check=True)
+    with ExitStack() as stack:
+        yield lambda size: stack.enter_context(small_disk(tmp_path / f"disk-{size}", size))
 
 
 def next_round(game: Game) -> Game:
