@@ -402,7 +402,7 @@ class Session:
             at = replace(state.at, wait=None) if isinstance(state.at, Proposal) else state.at
             kept = replace(state, at=at, guards=replace(state.guards, wait_for_press=reveal))
             why = (
-                phrase("the card is full; make room and confirm again")
+                phrase("the memory card is full; make room and confirm again")
                 if isinstance(error, DiskFullError)
                 else error_words(error)
             )
@@ -425,7 +425,8 @@ class Session:
             phrase("round {number} scored", number=number)
             if kept_pictures or (images.frame is None and images.overlay is None)
             else phrase(
-                "round {number} scored, without its pictures: the card is full", number=number
+                "round {number} scored, without its pictures: the memory card is full",
+                number=number,
             )
         )
         return _say(_reread(committed), said, now)

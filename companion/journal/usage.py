@@ -1,6 +1,6 @@
 """How fast the table fills its journal: what recent play stored, and the room left inside.
 
-A café asks "how long before the card is full?", and the answer depends on how much
+A café asks "how long before the memory card is full?", and the answer depends on how much
 the table plays, not on how much the journal holds: a year of games whose pictures
 were pruned says little about next week. So the doctor measures the recent rounds
 (their number, the days they were played on, the bytes of their pictures and texts)

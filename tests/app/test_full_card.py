@@ -80,7 +80,7 @@ def test_a_round_without_room_for_its_pictures_is_kept_without_them_and_said(
         clear(session, 16.0)
         card.fill(leave=40_000)
         said = lay_and_confirm(session, ROUNDS[1], 20.0)
-        assert "round 2 scored, without its pictures: the card is full" in said
+        assert "round 2 scored, without its pictures: the memory card is full" in said
         rounds = History(journal).rounds(session.state.game_id or 0)
         assert [(r.number, r.has_frame) for r in rounds] == [(1, True), (2, False)]
 
@@ -95,7 +95,7 @@ def test_a_round_that_cannot_be_written_is_refused_whole_and_kept_once_there_is_
         clear(session, 16.0)
         card.fill()
         said = lay_and_confirm(session, ROUNDS[1], 20.0)
-        assert "round 2 was NOT saved: the card is full; make room and confirm again" in said
+        assert "round 2 was NOT saved: the memory card is full; make room and confirm again" in said
         assert session.state.phase is Phase.PROPOSAL
         assert len(session.state.game.played) == 1
         game_id = session.state.game_id or 0
