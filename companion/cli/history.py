@@ -365,10 +365,11 @@ def _signed(points: int) -> str:
     return f"+{points}" if points > 0 else str(points)
 
 
-def _writer(path: Path) -> Journal:
-    """The journal opened to write, never created here; refused while the table plays."""
+def _writer(path: Path, *, create: bool = False) -> Journal:
+    """The journal opened to write (made only if `create`: games imported before the
+    table's first game); refused while the table plays."""
     try:
-        return Journal(path, create=False)
+        return Journal(path, create=create)
     except JournalInUseError as err:
         raise JournalInUseError(
             f"{err}: `companion play` writes it while the table is on; stop the table "
@@ -404,7 +405,7 @@ def _import(path: Path, files: Sequence[str]) -> int:
         raise SettingError(f"`history {IMPORT}` needs the game files to import")
     status = 0
     archive = archive_path(path)
-    with _writer(path) as journal:
+    with _writer(path, create=True) as journal:
         for name in files:
             try:
                 print(_import_file(journal, archive, name), flush=True)

@@ -13,6 +13,7 @@ import pytest
 from companion.cli import main
 from companion.journal import (
     DamagedGame,
+    GameStatus,
     GameSummary,
     Journal,
     archive_path,
@@ -143,15 +144,27 @@ def test_the_words_that_write_are_refused_while_the_table_holds_the_journal(
     assert not archive_path(journal_path).exists()
 
 
-@pytest.mark.parametrize("words", [["archive"], ["import", "game.json"]])
-def test_the_words_that_write_never_make_a_journal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], words: list[str]
+def test_archiving_never_makes_a_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "journal.sqlite"
-    status, out, err = run(capsys, "--journal", str(path), *words)
+    status, out, err = run(capsys, "--journal", str(path), "archive")
     assert (status, out) == (2, "")
     assert err == f"companion history: {path}: no journal here (`companion play` starts one)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_games_imported_before_the_first_game_start_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state" / "journal.sqlite"
+    game = game_file(tmp_path, "paper.json", "classic-1e-4-players")
+    status, out, err = run(capsys, "--journal", str(path), "import", str(game))
+    assert (status, err) == (0, "")
+    assert out == f"{game}: game 1 (classic-1e, 4 players, 15 rounds)\n"
+    with Journal(path) as journal:
+        assert journal.load(1).status is GameStatus.FINISHED
+        assert journal.resume() is None
 
 
 # Importing
