@@ -32,6 +32,7 @@ from companion.closing import Closing
 from companion.display.screen import DisplayMode, Screen
 from companion.errors import CompanionError, LayoutError
 from companion.journal import Journal
+from companion.journal.checkpoint import Checkpointer
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import MODULES_ACROSS
 from companion.language import Language
@@ -257,6 +258,7 @@ def run_demo(
     problem_shown = False
     shown_winner = 0
     timings: deque[float] = deque(maxlen=TIMINGS_KEPT)
+    checkpoints = Checkpointer(journal.path)
     try:
         server = serve(loop) if serve is not None else None
         while (stay or shown_winner < WINNER_FRAMES) and not loop.quit:
@@ -325,6 +327,7 @@ def run_demo(
         if out is not None:
             _snapshot(screen, out, snapshots + 1, session.state)
     finally:
+        checkpoints.close()
         if server is not None:
             server.close()
         screen.close()

@@ -47,6 +47,7 @@ from companion.errors import (
     UnknownLayoutError,
 )
 from companion.journal import Journal, StoredGame, default_journal_path
+from companion.journal.checkpoint import Checkpointer
 from companion.kit.layouts import load_layout
 from companion.language import Language, find_language
 from companion.numbers import in_digits, too_long
@@ -166,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
             service.extend_start(journal_check_seconds(path))
             journal, recovered = Journal.open_or_recover(path)
             stack.enter_context(journal)
+            stack.enter_context(Checkpointer(journal.path))
             loop = _loop(args, journal, stack, service)
             if recovered:  # on the screen for the players, in the log for whoever looks after it
                 print(f"companion play: {recovered}", file=sys.stderr, flush=True)
