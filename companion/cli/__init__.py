@@ -12,17 +12,21 @@ broken pipe, so that nothing fails again at exit.
 
 import argparse
 import errno
+import importlib
 import io
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NoReturn, TextIO, cast
 
 from companion import __version__
-from companion.cli import calibrate, demo, doctor, history, layout, play, read, score, tags
 from companion.cli.each import EXIT_BAD_INPUT, complain
 
-_COMMANDS = (score, tags, layout, calibrate, read, play, demo, history, doctor)
+COMMANDS = ("score", "tags", "layout", "calibrate", "read", "play", "demo", "history", "doctor")
+"""The subcommands, each a module of this package, in the order `--help` lists them.
+Only the one asked for is imported: `companion history` need not load the camera,
+the screen and the PDF kit to list the games."""
 
 READER_GONE = "the reader of the output stopped reading"
 """What a broken pipe says: the output is lost, by the reader's choice (a `head`)."""
@@ -46,26 +50,36 @@ class _Parser(argparse.ArgumentParser):
         raise _Refused(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The argument parser with the subcommand the command line `words` names, or with
+    every subcommand when it names none (or no known one: `--help`, a misspelling)."""
     parser = _Parser(
         prog="companion",
         description="The Dixit table companion: reads a Dixit table and keeps the score.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in _COMMANDS:
+    for command in _modules(words):
         command.add_parser(commands)
     return parser
+
+
+def _modules(words: Sequence[str]) -> tuple[ModuleType, ...]:
+    """The modules of the subcommand named first in `words`, or of them all."""
+    asked = next((word for word in words if not word.startswith("-")), None)
+    names = (asked,) if asked in COMMANDS else COMMANDS
+    return tuple(importlib.import_module(f"companion.cli.{name}") for name in names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
+    parser = build_parser(words)
     try:
         args = parser.parse_args(words)
     except _Refused as refused:  # by play's parser, or by the top one ("unrecognized")
+        from companion.cli import play  # only now: the command asked for may not be play
+
         display = play.display_asked(words)
         command = next((word for word in words if not word.startswith("-")), None)
         if command != play.NAME or not play.under_service(display, os.environ):
