@@ -5,10 +5,15 @@ board, photographed three times (two clear frames, one with hands reaching over 
 board) and fed to the watcher as a sequence of frames in which the hands come and go.
 The settled table is compared with what the players laid; every single frame's reads
 are compared with the tags that frame shows.
+
+The accuracy run is `ROUNDS` rounds over every case; each accuracy module plays the
+rounds of some rulesets (`play_rounds`), so that two modules share the run's cores.
 """
 
 import dataclasses
 import functools
+import multiprocessing
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +44,8 @@ MIN_PX_PER_MODULE = 4.0
 
 CASES = [(name, n) for name in sorted(RULESETS) for n in RULESETS[name].player_counts]
 """Every ruleset with every player count it allows."""
+ROUNDS = 205
+"""At least 200, spread over every ruleset and player count (41 cases, 5 each)."""
 
 
 @dataclass(frozen=True)
@@ -150,3 +157,17 @@ def play_round(args: tuple[str, int, int]) -> RoundResult:
         difference,
         foreign_shown,
     )
+
+
+def play_rounds(rulesets: Collection[str]) -> list[RoundResult]:
+    """The accuracy run's rounds of `rulesets`, on two processes: case `i % len(CASES)`
+    from seed `1000 + i`, whichever module plays it."""
+    jobs = [
+        (name, n, 1000 + i)
+        for i in range(ROUNDS)
+        for name, n in [CASES[i % len(CASES)]]
+        if name in rulesets
+    ]
+    calibrated(LAYOUT)  # once, before the workers fork
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        return pool.map(play_round, jobs, chunksize=4)

@@ -1,25 +1,26 @@
-"""Accuracy of the whole reader on simulated tables: 200+ rounds of every ruleset and
-player count, hands, foreign codes and another kit's token included.
+"""Accuracy of the whole reader on simulated tables, storyteller editions: 100 rounds
+of Dixit (2021), its first edition and Odyssey at every player count, hands, foreign
+codes and another kit's token included.
 
-The simulation runs once for the module (on every core) and each test checks one
-promise against it.
+With `test_reading_accuracy_party_teams.py` (the party and teams editions), the 205
+rounds of `tests.vision.simulated_rounds`' accuracy run: 200+ rounds of every ruleset
+and player count. The rounds run once for the module (on every core) and each test
+checks one promise against them.
 """
-
-import multiprocessing
 
 import pytest
 
-from tests.vision.simulated_rounds import CASES, RoundResult, play_round
+from tests.vision.simulated_rounds import CASES, RoundResult, play_rounds
 
-ROUNDS = 205
-"""At least 200, spread over every ruleset and player count (41 cases, 5 each)."""
+RULESETS = ("classic", "classic-1e", "odyssey")
+MORE_VISIBLE_THAN = 2_500
+"""Kit tags fully visible in the clear frames, more than this (2,636 when written):
+with the party and teams' 3,000, more than the whole run's 5,000."""
 
 
 @pytest.fixture(scope="module")
 def results() -> list[RoundResult]:
-    jobs = [(name, n, 1000 + i) for i in range(ROUNDS) for name, n in [CASES[i % len(CASES)]]]
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        return pool.map(play_round, jobs, chunksize=4)
+    return play_rounds(RULESETS)
 
 
 @pytest.mark.slow
@@ -27,7 +28,7 @@ def test_single_frames_read_at_least_99_percent_of_visible_tags(results: list[Ro
     visible = sum(r.visible for r in results)
     read = sum(r.read for r in results)
     print(f"single frames: {read} of {visible} visible kit tokens read in the right slot")
-    assert visible > 5_000
+    assert visible > MORE_VISIBLE_THAN
     assert read / visible >= 0.99, f"{read} of {visible} tags read"
 
 
@@ -44,7 +45,8 @@ def test_foreign_codes_and_another_kit_were_in_view(results: list[RoundResult]) 
 @pytest.mark.slow
 def test_every_settled_round_is_exactly_what_the_players_laid(results: list[RoundResult]) -> None:
     exact = sum(r.settled_exact for r in results)
-    print(f"settled rounds: {exact} of {len(results)} exactly as laid, {len(CASES)} cases")
-    assert len(results) >= 200
-    assert {r.case.split(" seed")[0] for r in results} == {f"{name} {n}p" for name, n in CASES}
+    cases = {f"{name} {n}p" for name, n in CASES if name in RULESETS}
+    print(f"settled rounds: {exact} of {len(results)} exactly as laid, {len(cases)} cases")
+    assert len(results) >= 100
+    assert {r.case.split(" seed")[0] for r in results} == cases
     assert [(r.case, r.difference) for r in results if not r.settled_exact] == []
