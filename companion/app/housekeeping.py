@@ -36,7 +36,12 @@ RESERVE_BYTES = 100_000_000
 whatever their age: a few evenings of pictures."""
 
 BUSY = frozenset({Phase.PROPOSAL, Phase.EDITING, Phase.ABANDONING})
-"""Phases in which players wait on the table: nothing is pruned then."""
+"""Phases in which players wait on the table: nothing is pruned then, unless the card is
+short of room."""
+
+
+MOST_DAYS = 36_500
+"""The longest time pictures may be kept: a century, which is "forever" at a café."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,9 @@ class Retention:
 
 
 def check_keep_days(days: int) -> int:
-    """The days pictures are kept, or `SettingError` for a negative number."""
-    if days < 0:
-        raise SettingError(f"pictures are kept 0 days or more, not {days}")
+    """The days pictures are kept, or `SettingError` for a number outside 0 to a century."""
+    if not 0 <= days <= MOST_DAYS:
+        raise SettingError(f"pictures are kept 0 to {MOST_DAYS} days, not {days}")
     return days
 
 
@@ -79,16 +84,18 @@ class Housekeeper:
         self._next = 0.0
 
     def tick(self, now: float, phase: Phase) -> int | None:
-        """Prune one game's pictures if it is time and the table is idle; returns the
-        game pruned, if any. A journal that fails is left alone for a while: pruning
-        must never stop a game."""
-        if phase in BUSY or now < self._next:
+        """Prune one game's pictures if it is time and the table is idle, or whatever
+        the table is doing when the card is short of room (a round refused for want of
+        room waits at its proposal); returns the game pruned, if any. A journal that
+        fails is left alone for a while: pruning must never stop a game."""
+        if now < self._next:
             return None
         try:
-            cut = self.wall() - timedelta(days=self.retention.keep_days)
-            if self._short_of_room():
-                cut = self.wall()
-            pruned = self.journal.prune_pictures(cut)
+            short = self._short_of_room()
+            if phase in BUSY and not short:
+                return None
+            cut = self.wall() - timedelta(days=min(self.retention.keep_days, MOST_DAYS))
+            pruned = self.journal.prune_pictures(self.wall() if short else cut)
         except (CompanionError, OSError):
             pruned = None
         self._next = now + (PRUNE_EVERY_SECONDS if pruned is not None else REST_SECONDS)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.app.housekeeping import (
+    MOST_DAYS,
     PRUNE_EVERY_SECONDS,
     REST_SECONDS,
     Housekeeper,
@@ -16,28 +17,18 @@ from companion.app.housekeeping import (
 from companion.app.states import Phase
 from companion.errors import SettingError
 from companion.journal import History, Journal
-from tests.journal.helpers import example, play_into
+from tests.journal.helpers import Calendar, example, play_into
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 TODAY = START + timedelta(days=200)
 PLENTY = 10**12
 
 
-class Calendar:
-    """The journal's clock: each game is played ten days after the one before."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Journal]:
     """Games 1-4 finished on days 0, 10, 20, 30 (200 days ago and less), with pictures;
     game 5 in progress today."""
-    calendar = Calendar()
+    calendar = Calendar(START)
     with Journal(tmp_path / "journal.sqlite", clock=calendar) as journal:
         for _ in range(4):
             play_into(journal, example("classic-1e-4-players"))
@@ -85,17 +76,34 @@ def test_nothing_is_pruned_while_players_wait_on_the_table(journal: Journal) -> 
 def test_once_nothing_is_left_to_prune_it_looks_again_only_after_a_rest(
     journal: Journal,
 ) -> None:
-    house = keeper(journal, days=365)
+    wall = Calendar(TODAY - timedelta(days=30))  # game 1 is 170 days old: kept
+    house = Housekeeper(journal, Retention(keep_days=175), wall=wall, room=lambda: PLENTY)
     assert house.tick(0.0, Phase.CLEARING) is None
+    wall.now = TODAY  # game 1 is 200 days old: its pictures may go
     assert house.tick(REST_SECONDS - 1, Phase.CLEARING) is None
-    assert house.tick(REST_SECONDS, Phase.CLEARING) is None
     assert with_pictures(journal) == [1, 2, 3, 4, 5]
+    assert house.tick(REST_SECONDS, Phase.CLEARING) == 1
 
 
 def test_short_of_room_the_oldest_pictures_go_whatever_their_age(journal: Journal) -> None:
     house = keeper(journal, days=365, room=0)
     assert house.tick(0.0, Phase.WINNER) == 1
     assert with_pictures(journal) == [2, 3, 4, 5]
+
+
+def test_short_of_room_pictures_go_even_while_a_round_waits_at_its_proposal(
+    journal: Journal,
+) -> None:
+    house = keeper(journal, days=365, room=0)
+    assert house.tick(0.0, Phase.PROPOSAL) == 1
+
+
+def test_pictures_kept_for_a_century_are_never_pruned_and_never_stop_the_table(
+    journal: Journal,
+) -> None:
+    house = keeper(journal, days=MOST_DAYS)
+    assert house.tick(0.0, Phase.WAITING) is None
+    assert with_pictures(journal) == [1, 2, 3, 4, 5]
 
 
 def test_the_game_in_progress_keeps_its_pictures(journal: Journal) -> None:
@@ -111,7 +119,8 @@ def test_a_journal_that_fails_never_stops_the_table(journal: Journal) -> None:
     assert house.tick(0.0, Phase.WAITING) is None
 
 
-def test_a_negative_number_of_days_is_refused() -> None:
+@pytest.mark.parametrize("days", [-1, MOST_DAYS + 1, 10**9])
+def test_days_outside_zero_to_a_century_are_refused(days: int) -> None:
     assert check_keep_days(0) == 0
-    with pytest.raises(SettingError, match="-1"):
-        check_keep_days(-1)
+    with pytest.raises(SettingError, match=f"not {days}"):
+        check_keep_days(days)
