@@ -13,9 +13,11 @@ archiving copies it again over the archive's and finishes the move. The newest g
 never moves, so the journal never gives a moved game's number to a new one.
 """
 
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
+from companion.errors import JournalError
 from companion.journal import schema
 from companion.journal.history import History
 from companion.journal.records import GameSummary
@@ -82,10 +84,34 @@ def _write(archive: Journal, ids: Sequence[int], rows: Rows) -> None:
     """The games written into the archive in one transaction, over any earlier copy (an
     archiving cut short between its two transactions)."""
     with archive.transaction("writing archived games", write=True) as conn:
+        _check_same_games(archive, conn, rows["games"])
         conn.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
         for table, (columns, found) in rows.items():
             marks = ",".join("?" * len(columns))
             conn.executemany(
                 f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
                 found,
+            )
+
+
+def _check_same_games(
+    archive: Journal,
+    conn: sqlite3.Connection,
+    games: tuple[tuple[str, ...], list[tuple[object, ...]]],
+) -> None:
+    """Refuse to write over an archived game that is another game of the same number
+    (a journal started afresh beside an older archive): only a copy of the same game,
+    left by an archiving cut short, is replaced."""
+    columns, rows = games
+    at = {name: columns.index(name) for name in ("id", "started_at", "header")}
+    for row in rows:
+        game_id = row[at["id"]]
+        kept = conn.execute(
+            "SELECT started_at, header FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if kept is not None and tuple(kept) != (row[at["started_at"]], row[at["header"]]):
+            raise JournalError(
+                f"{archive.path}: game {game_id} of the archive is another game than the "
+                f"journal's game {game_id} (started {kept[0]}); nothing was archived: keep "
+                "this journal's archive apart (rename it) and archive again"
             )

@@ -128,6 +128,25 @@ def archive_path(journal: str | PathLike[str]) -> Path:
     return path.with_name(f"{path.stem}.archive{path.suffix}")
 
 
+def archive_newest(journal: str | PathLike[str]) -> int:
+    """The newest game number in the archive beside a journal; 0 when there is no
+    archive or it cannot be read (a new game's number is then the journal's next)."""
+    archive = archive_path(journal)
+    if not archive.is_file():
+        return 0
+    try:
+        conn = connect_read_only(archive)
+    except sqlite3.Error:
+        return 0
+    try:
+        newest = conn.execute("SELECT max(id) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+    return newest if isinstance(newest, int) else 0
+
+
 @contextmanager
 def read_history(path: str | PathLike[str]) -> Iterator[History]:
     """The history of the journal at `path`, opened only to read, with its archive when

@@ -34,6 +34,7 @@ from companion.errors import (
 from companion.journal import lines
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
 from companion.journal.file import GameRow, JournalFile, make_room, open_writer
+from companion.journal.history import archive_newest
 from companion.journal.lock import WriterLock
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
 from companion.journal.recovery import move_aside, recovery_message, salvage
@@ -163,9 +164,9 @@ class Journal(JournalFile):
         with self.transaction("starting a game", write=True) as conn:
             conn.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing'")
             cursor = conn.execute(
-                "INSERT INTO games (started_at, header, colours, status) "
-                "VALUES (?, ?, ?, 'playing')",
-                (now, dumps(header_document(game)), dumps(dict(colours))),
+                "INSERT INTO games (id, started_at, header, colours, status) "
+                "VALUES (?, ?, ?, ?, 'playing')",
+                (self._next_id(conn), now, dumps(header_document(game)), dumps(dict(colours))),
             )
             game_id = cursor.lastrowid
             if game_id is None:
@@ -446,9 +447,11 @@ class Journal(JournalFile):
                 return None
             status = "finished" if game.outcome is not None else "abandoned"
             cursor = conn.execute(
-                "INSERT INTO games (started_at, header, colours, status, finished_at, imported) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games "
+                "(id, started_at, header, colours, status, finished_at, imported) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
+                    self._next_id(conn),
                     when,
                     dumps(header_document(game)),
                     dumps(dict(colours)),
@@ -466,6 +469,13 @@ class Journal(JournalFile):
                 self._insert_round(conn, game_id, played, when, RoundImages(None, None))
             lines.keep(conn, game_id, played)  # the replay's line, as listing would give it
         return game_id
+
+    def _next_id(self, conn: sqlite3.Connection) -> int:
+        """The number of a new game: after every game of the journal and of the archive
+        beside it, so that a journal started afresh (a damaged one moved aside) never
+        gives an archived game's number to another game."""
+        newest = self.newest(conn) or 0
+        return max(newest, archive_newest(self.path)) + 1
 
     def _now(self) -> str:
         return stamp(self._clock())

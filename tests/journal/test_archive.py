@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import NotAJournalError
+from companion.errors import JournalError, NotAJournalError
 from companion.journal import (
     DamagedGame,
     GameSummary,
@@ -219,3 +219,40 @@ def test_archived_pictures_are_checked_against_their_sums(tmp_path: Path) -> Non
     assert (images.frame, images.damaged) == (None, ("frame",))
     assert images.overlay is not None
     assert sound.damaged == () and sound != RoundImages(None, None)
+
+
+def test_a_journal_started_afresh_beside_an_archive_numbers_its_games_after_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    calendar = Calendar()
+    cut = a_season(path, calendar)
+    with Journal(path) as journal, Journal(archive_path(path)) as archive:
+        assert archive_games(journal, archive, cut) == 6
+    path.rename(tmp_path / "journal.sqlite.old")  # the café moves the journal aside
+    with Journal(path, clock=calendar) as journal:
+        game_id, _ = play_with_pictures(journal, example(STEMS[0]))
+    assert game_id == 7
+    with read_history(path) as history:
+        assert [line.id for line in history.games()] == [7, 6, 5, 4, 3, 2, 1]
+
+
+def test_archiving_over_another_game_of_the_same_number_is_refused_and_moves_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    calendar = Calendar()
+    cut = a_season(path, calendar)
+    with Journal(path) as journal, Journal(archive_path(path)) as archive:
+        archive_games(journal, archive, cut)
+    other = tmp_path / "other.sqlite"
+    later = a_season(other, Calendar(calendar.now + timedelta(days=30)))
+    shutil.copy(archive_path(path), archive_path(other))  # another table's archive put beside
+    before = snapshot(other, [1, 2, 3, 4, 5, 6])
+    with (
+        Journal(other) as journal,
+        Journal(archive_path(other)) as archive,
+        pytest.raises(JournalError, match="game 1 of the archive is another game"),
+    ):
+        archive_games(journal, archive, later)
+    assert snapshot(other, [1, 2, 3, 4, 5, 6]) == before
