@@ -22,6 +22,11 @@ from companion.closing import Closing
 CHECKPOINT_SECONDS = 5.0
 """Time between two checkpoints: at most a round or two of pictures in the log."""
 
+CLOSE_SECONDS = 2.0
+"""How long closing waits for a checkpoint in progress: a checkpoint left unfinished
+is harmless (the log keeps everything, and the next checkpoint or opening copies it),
+so a slow card never holds up a stopping companion."""
+
 
 class Checkpointer(Closing):
     """Checkpoints the journal at `path` every `every` seconds on a thread, until closed."""
@@ -38,10 +43,11 @@ class Checkpointer(Closing):
         self._thread.start()
 
     def close(self) -> None:
-        """Stop the thread after its checkpoint in progress, if any; again does nothing."""
+        """Stop the thread after its checkpoint in progress, if any (waiting at most
+        `CLOSE_SECONDS` for it); again does nothing."""
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join()
+            self._thread.join(CLOSE_SECONDS)
 
     def _run(self) -> None:
         conn: sqlite3.Connection | None = None
