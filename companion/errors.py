@@ -259,6 +259,10 @@ class UnknownGameError(JournalError, ValueError):
     """A game number that the journal does not hold."""
 
 
+class UnknownRoundError(JournalError, ValueError):
+    """A round number that a stored game does not have."""
+
+
 class WebError(CompanionError):
     """The phone page's server could not do its work."""
 

@@ -15,6 +15,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from os import PathLike
 from pathlib import Path
@@ -22,9 +23,9 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from companion.errors import (
-    JournalError,
     NotAJournalError,
     UnknownGameError,
+    UnknownRoundError,
     UnwritableFileError,
 )
 from companion.gamefile import game_document
@@ -309,21 +310,27 @@ def _rounds(
 
 def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
     """A round's pictures from one file, each checked against its checksum (a picture
-    kept before pictures had checksums is handed out as it is)."""
+    kept before pictures had checksums is handed out as it is), and whether its game's
+    pictures were pruned."""
     with file.transaction(f"reading the pictures of round {number} of game {game_id}") as conn:
         count = len(file.stored(conn, game_id).game.played)
         if not 1 <= number <= count or number not in SQLITE_INTEGERS:
-            raise JournalError(
+            raise UnknownRoundError(
                 f"{file.path}: game {game_id} has no round {number} (it has {rounds_played(count)})"
             )
-        sums = "frame_sha256, overlay_sha256" if schema.up_to_date(conn) else "NULL, NULL"
+        current = schema.up_to_date(conn)
+        sums = "frame_sha256, overlay_sha256" if current else "NULL, NULL"
         row = conn.execute(
             f"SELECT frame, overlay, {sums} FROM round_images WHERE game_id = ? AND number = ?",
             (game_id, number),
         ).fetchone()
-    if row is None:
-        return RoundImages(None, None)
-    return checked(*row)
+        pruned = current and bool(
+            conn.execute(
+                "SELECT pictures_pruned_at IS NOT NULL FROM games WHERE id = ?", (game_id,)
+            ).fetchone()[0]
+        )
+    found = RoundImages(None, None) if row is None else checked(*row)
+    return replace(found, pruned=pruned)
 
 
 def checked(frame: object, overlay: object, frame_sum: object, overlay_sum: object) -> RoundImages:

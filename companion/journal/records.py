@@ -110,6 +110,8 @@ class RoundImages:
     damaged: tuple[str, ...] = ()
     """The pictures ("frame", "overlay") kept but changed since: they no longer match
     their checksum, so they are left out (None above) rather than shown as evidence."""
+    pruned: bool = False
+    """Whether the round's game had its pictures pruned after the time they are kept."""
 
 
 @dataclass(frozen=True)

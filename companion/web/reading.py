@@ -177,13 +177,11 @@ async def api_picture(site: Site, request: Request) -> Response:
     if which not in ("frame.jpg", "overlay.jpg"):
         raise Refused(404, phrase("there is no such page"))
 
-    def work(history: History) -> tuple[RoundImages, bool]:
-        rounds = history.rounds(game_id)
-        if not 1 <= number <= len(rounds):
-            raise Refused(404, phrase("there is no such page"))
-        return history.images(game_id, number), rounds[number - 1].pruned
+    def work(history: History) -> RoundImages:
+        return history.images(game_id, number)
 
-    images, pruned = await read_journal(site, work)
+    images = await read_journal(site, work)
+    pruned = images.pruned
     kind = "frame" if which == "frame.jpg" else "overlay"
     data = images.frame if kind == "frame" else images.overlay
     if kind in images.damaged:

@@ -21,6 +21,7 @@ from companion.errors import (
     JournalError,
     RulesError,
     UnknownGameError,
+    UnknownRoundError,
     UnreadableFileError,
 )
 from companion.journal import History
@@ -78,7 +79,7 @@ async def read_journal(site: Site, work: Callable[[History], Any], *, missing: A
         if missing is not None:
             return missing
         raise Refused(404, phrase("this table has no games yet")) from None
-    except UnknownGameError:  # its words name the journal's path on the Pi
+    except (UnknownGameError, UnknownRoundError):  # their words name the journal's path
         raise Refused(404, phrase("there is no such page")) from None
     except (JournalError, RulesError, OSError):  # the words name the journal's path too
         raise Refused(
