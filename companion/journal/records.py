@@ -144,3 +144,7 @@ class RestoredGame:
     """When it finished, if that was recorded."""
     rounds: Iterable[RestoredRound]
     """Its rounds from round 1, read as they are written (one picture in memory at once)."""
+    pictures_pruned_at: str | None = None
+    """When its pictures were pruned, as stored, if they were."""
+    imported: str | None = None
+    """The digest of the game file it was imported from, if it was."""

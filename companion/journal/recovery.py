@@ -26,6 +26,7 @@ from typing import Any
 from companion.errors import UnwritableFileError
 from companion.journal.documents import DAMAGED, player_colours, record, stored_time
 from companion.journal.file import connect_read_only
+from companion.journal.history import checked
 from companion.journal.records import RestoredGame, RestoredRound, RoundImages
 from companion.rules import Game, Reveal
 
@@ -118,7 +119,16 @@ def _restored_game(
     except DAMAGED:
         return None
     reveals = _readable_reveals(header, start, rounds.get(restored.id, {}))
-    return replace(restored, rounds=_restored_rounds(conn, restored.id, reveals))
+    marks = _first_row(
+        conn, ("SELECT pictures_pruned_at, imported FROM games WHERE id = ?",), (restored.id,)
+    )
+    pruned, imported = marks if marks is not None else (None, None)
+    return replace(
+        restored,
+        rounds=_restored_rounds(conn, restored.id, reveals),
+        pictures_pruned_at=pruned if isinstance(pruned, str) else None,
+        imported=imported if isinstance(imported, str) else None,
+    )
 
 
 def _connect_read_only(copy: Path) -> sqlite3.Connection | None:
@@ -187,21 +197,36 @@ def _restored_rounds(
 
 
 def _images(conn: sqlite3.Connection, game_id: int, number: int) -> RoundImages:
-    """A round's pictures, or None for each that cannot be read."""
-    try:
-        row = conn.execute(
-            "SELECT frame, overlay FROM round_images WHERE game_id = ? AND number = ?",
-            (game_id, number),
-        ).fetchone()
-    except sqlite3.Error:
-        return RoundImages(None, None)
+    """A round's pictures, or None for each that cannot be read or no longer matches
+    its checksum: a salvaged journal sums its pictures anew, so a damaged one must not
+    come through to be taken for sound."""
+    row = _first_row(
+        conn,
+        (
+            "SELECT frame, overlay, frame_sha256, overlay_sha256 FROM round_images "
+            "WHERE game_id = ? AND number = ?",
+            "SELECT frame, overlay, NULL, NULL FROM round_images WHERE game_id = ? AND number = ?",
+        ),
+        (game_id, number),
+    )
     if row is None:
         return RoundImages(None, None)
-    frame, overlay = row
-    return RoundImages(
-        frame if isinstance(frame, bytes) else None,
-        overlay if isinstance(overlay, bytes) else None,
-    )
+    found = checked(*row)
+    return RoundImages(found.frame, found.overlay)
+
+
+def _first_row(
+    conn: sqlite3.Connection, queries: tuple[str, ...], values: tuple[object, ...]
+) -> tuple[Any, ...] | None:
+    """The row the first query that SQLite can run gives (a journal of an older schema
+    lacks the newer columns), or None."""
+    for query in queries:
+        try:
+            row: tuple[Any, ...] | None = conn.execute(query, values).fetchone()
+        except sqlite3.Error:
+            continue
+        return row
+    return None
 
 
 def _count(n: int, noun: str) -> str:

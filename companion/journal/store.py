@@ -347,13 +347,16 @@ class Journal(JournalFile):
             for restored in games:
                 game = restored.start
                 conn.execute(
-                    "INSERT INTO games (id, started_at, header, colours, status) "
-                    "VALUES (?, ?, ?, ?, 'playing')",
+                    "INSERT INTO games "
+                    "(id, started_at, header, colours, status, pictures_pruned_at, imported) "
+                    "VALUES (?, ?, ?, ?, 'playing', ?, ?)",
                     (
                         restored.id,
                         stamp(restored.started_at),
                         dumps(header_document(game)),
                         dumps(dict(restored.colours)),
+                        restored.pictures_pruned_at,
+                        restored.imported,
                     ),
                 )
                 last: datetime | None = None

@@ -3,7 +3,7 @@
 import os
 import random
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -239,3 +239,33 @@ def test_a_missing_journal_is_not_created_when_only_reading(tmp_path: Path) -> N
     with pytest.raises(UnreadableFileError, match="no journal here"):
         Journal(tmp_path / "journal.sqlite", create=False)
     assert not os.listdir(tmp_path)
+
+
+def test_a_salvaged_journal_keeps_no_damaged_picture_and_keeps_pruned_and_imported_marks(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        play_into(journal, example("classic-1e-4-players"))
+        play_into(journal, example("party-1e-7-players"))
+        assert journal.prune_pictures(datetime.now(UTC) + timedelta(days=1)) == 1
+        teams = example("teams-8-players")
+        played = teams.start
+        for reveal in teams.reveals:
+            played = played.play(reveal)
+        assert journal.import_game(played, colours(played), datetime.now(UTC), "ab12") == 3
+        play_into(journal, example("odyssey-8-players"), 3)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE round_images SET frame = ? WHERE game_id = 2 AND number = 2", (b"x",))
+    conn.execute("UPDATE rounds SET reveal = '{\"cards\":' WHERE game_id = 4 AND number = 3")
+    conn.commit()
+    conn.close()
+    journal, message = Journal.open_or_recover(path)
+    with journal:
+        assert message is not None and "Saved 4 games" in message
+        history = History(journal)
+        assert all(r.pruned and not r.has_frame for r in history.rounds(1))
+        damaged = history.images(2, 2)
+        assert (damaged.frame, damaged.damaged, damaged.overlay is not None) == (None, (), True)
+        assert history.images(2, 3).frame == frame_of(3)
+        assert journal.import_game(played, colours(played), datetime.now(UTC), "ab12") is None
