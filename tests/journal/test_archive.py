@@ -151,14 +151,14 @@ def test_a_game_in_both_files_is_read_once_from_the_journal_and_the_next_run_mov
         assert [line.id for line in history.games()] == [7, 6, 5, 4, 3, 2, 1]
         assert history.games() == replayed(history)
         assert totals_of(history.game(5)) == dict(fixed.totals)
-        assert history.images(2, 1) == RoundImages(None, None)
+        assert history.images(2, 1) == RoundImages(None, None, pruned=True)
         assert all(r.pruned for r in history.rounds(2))
     with Journal(path) as journal, Journal(archive_path(path)) as archive:
         assert archive_games(journal, archive, cut) == 6
     assert archived_ids(path) == [6, 5, 4, 3, 2, 1]
     with read_history(path) as history:
         assert totals_of(history.game(5)) == dict(fixed.totals)
-        assert history.images(2, 1) == RoundImages(None, None)
+        assert history.images(2, 1) == RoundImages(None, None, pruned=True)
     assert rows(archive_path(path), "SELECT game_id FROM corrections ORDER BY 1") == [(1,), (5,)]
     assert picture_problems(archive_path(path)) == []
 
