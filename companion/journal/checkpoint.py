@@ -36,8 +36,10 @@ class Checkpointer(Closing):
         self.every = every
         self.done = 0
         """Checkpoints run so far."""
-        self.ran = threading.Event()
-        """Set after every checkpoint run (whoever waits on one clears it first)."""
+        self.failed = 0
+        """Checkpoints that failed (each tried again at the next turn)."""
+        self.tried = threading.Event()
+        """Set after every turn, whether its checkpoint ran or failed."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="journal checkpoints", daemon=True)
         self._thread.start()
@@ -58,9 +60,9 @@ class Checkpointer(Closing):
                         conn = sqlite3.connect(self.path, isolation_level=None, timeout=0)
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                     self.done += 1
-                    self.ran.set()
                 except sqlite3.Error:
-                    continue
+                    self.failed += 1
+                self.tried.set()
         finally:
             if conn is not None:
                 conn.close()

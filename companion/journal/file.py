@@ -251,6 +251,15 @@ class JournalFile(Closing):
         return newest
 
 
+SUSPECT_SUFFIX = ".check"
+"""The mark left beside a journal in which damage was met during play."""
+
+
+def suspect_path(journal: Path) -> Path:
+    """The mark beside a journal that asks its next start to check every page."""
+    return journal.with_name(journal.name + SUSPECT_SUFFIX)
+
+
 def make_room(path: Path, create: bool) -> None:
     """Make the journal's folders if `create`, else make sure the journal is there.
 

@@ -16,7 +16,7 @@ transaction.
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
@@ -33,7 +33,14 @@ from companion.errors import (
 )
 from companion.journal import lines
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
-from companion.journal.file import GameRow, JournalFile, make_room, open_writer
+from companion.journal.file import (
+    GameRow,
+    JournalFile,
+    check_whole,
+    make_room,
+    open_writer,
+    suspect_path,
+)
 from companion.journal.history import archive_newest
 from companion.journal.lock import WriterLock
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
@@ -86,6 +93,19 @@ class Journal(JournalFile):
     def _connect(self) -> sqlite3.Connection:
         return open_writer(self.path)
 
+    @contextmanager
+    def transaction(self, doing: str, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction, as a reader's; damage met in it (a page the start does not
+        check: a round's, a picture's, the free pages') leaves a mark beside the journal,
+        so that the next start checks every page and salvages the journal if need be."""
+        try:
+            with super().transaction(doing, write=write) as conn:
+                yield conn
+        except JournalCorruptError:
+            with suppress(OSError):
+                suspect_path(self.path).touch()
+            raise
+
     def close(self) -> None:
         """Close the file and let go of the writer lock; closing again does nothing."""
         super().close()
@@ -133,7 +153,11 @@ class Journal(JournalFile):
         else:
             try:
                 journal.resume()
-            except JournalCorruptError:  # damage SQLite's check cannot see: a round's text
+                if suspect_path(path).exists():  # damage met in play: check every page now
+                    with journal.transaction("checking the whole journal") as conn:
+                        check_whole(conn, path)
+                    suspect_path(path).unlink(missing_ok=True)
+            except JournalCorruptError:  # damage the start's checks cannot see: a round's text
                 JournalFile.close(journal)  # the file only: the lock is kept for the recovery
             except BaseException:
                 journal.close()
@@ -141,6 +165,7 @@ class Journal(JournalFile):
             else:
                 return journal, None
         aside = move_aside(path, clock())
+        suspect_path(path).unlink(missing_ok=True)
         return cls(path, clock=clock, lock=lock), aside
 
     def start_game(self, game: Game, colours: Mapping[str, str]) -> int:

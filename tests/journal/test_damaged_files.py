@@ -16,7 +16,7 @@ from companion.errors import (
 )
 from companion.gamefile import GameRecord
 from companion.journal import GameStatus, History, Journal, RoundImages
-from companion.journal.file import JournalFile, check_whole
+from companion.journal.file import JournalFile, check_whole, suspect_path
 from companion.journal.recovery import move_aside
 from companion.journal.schema import SCHEMA_VERSION
 from tests.journal.helpers import colours, example, frame_of, play_into, spoil_party_round_5
@@ -269,3 +269,30 @@ def test_a_salvaged_journal_keeps_no_damaged_picture_and_keeps_pruned_and_import
         assert (damaged.frame, damaged.damaged, damaged.overlay is not None) == (None, (), True)
         assert history.images(2, 3).frame == frame_of(3)
         assert journal.import_game(played, colours(played), datetime.now(UTC), "ab12") is None
+
+
+def test_damage_met_in_play_makes_the_next_start_check_every_page_and_salvage(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    real_journal(path)
+    conn = sqlite3.connect(path)
+    (root,) = conn.execute(
+        "SELECT rootpage FROM sqlite_schema WHERE name = 'round_images'"
+    ).fetchone()
+    (size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.close()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(random.Random(3).randbytes(size))
+    journal, message = Journal.open_or_recover(path)
+    with journal:
+        assert message is None  # the start's checks do not read the pictures
+        with pytest.raises(JournalCorruptError):
+            History(journal).images(1, 1)
+    assert suspect_path(path).exists()
+    journal, message = Journal.open_or_recover(path)
+    with journal:
+        assert message is not None and "could not be opened" in message
+        assert History(journal).games()
+    assert not suspect_path(path).exists()
