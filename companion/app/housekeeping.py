@@ -35,6 +35,11 @@ RESERVE_BYTES = 100_000_000
 """Free room (on the disk and inside the journal) under which the oldest pictures go
 whatever their age: a few evenings of pictures."""
 
+MEND_GAMES = 3
+"""Games whose line of the list is looked at, and made anew if stale, per idle turn
+with nothing to prune: a few milliseconds; a year of games written by an older
+companion is mended in an idle hour."""
+
 BUSY = frozenset({Phase.PROPOSAL, Phase.EDITING, Phase.ABANDONING})
 """Phases in which players wait on the table: nothing is pruned then, unless the card is
 short of room."""
@@ -82,23 +87,31 @@ class Housekeeper:
         """The date now (UTC), for the age of pictures."""
         self.room = room or (lambda: shutil.disk_usage(journal.path.parent).free)
         self._next = 0.0
+        self._mending: int | None = 0
+        """The last game whose line was looked at; None once every game's has been, which
+        is once per start (lines go stale only with a new companion, or damage)."""
 
     def tick(self, now: float, phase: Phase) -> int | None:
         """Prune one game's pictures if it is time and the table is idle, or whatever
         the table is doing when the card is short of room (a round refused for want of
-        room waits at its proposal); returns the game pruned, if any. A journal that
-        fails is left alone for a while: pruning must never stop a game."""
+        room waits at its proposal); returns the game pruned, if any. With nothing to
+        prune, mend a few games' lines of the list instead. A journal that fails is left
+        alone for a while: housekeeping must never stop a game."""
         if now < self._next:
             return None
+        busy = True
         try:
             short = self._short_of_room()
             if phase in BUSY and not short:
                 return None
             cut = self.wall() - timedelta(days=min(self.retention.keep_days, MOST_DAYS))
             pruned = self.journal.prune_pictures(self.wall() if short else cut)
+            if pruned is None and self._mending is not None:
+                self._mending = self.journal.mend_lines(self._mending, MEND_GAMES)
+            busy = pruned is not None or self._mending is not None
         except (CompanionError, OSError):
-            pruned = None
-        self._next = now + (PRUNE_EVERY_SECONDS if pruned is not None else REST_SECONDS)
+            pruned, busy = None, False
+        self._next = now + (PRUNE_EVERY_SECONDS if busy else REST_SECONDS)
         return pruned
 
     def _short_of_room(self) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from companion import __version__
 from companion.rules import Game
 
 
@@ -37,11 +38,12 @@ class Line:
 def digest(
     header: bytes, colours: bytes, reveals: Iterable[tuple[int, bytes]], line: bytes
 ) -> bytes:
-    """The SHA-256 of a game's stored texts and of the line kept for them, each part
-    length-prefixed so that no two different games can give the same stream: a change
-    to the line itself is found too."""
+    """The SHA-256 of a game's stored texts and of the line kept for them, with the
+    companion's version (a new version may score differently: its lines are made anew),
+    each part length-prefixed so that no two different games can give the same stream:
+    a change to the line itself is found too."""
     sha = hashlib.sha256()
-    for part in (line, header, colours):
+    for part in (__version__.encode(), line, header, colours):
         sha.update(len(part).to_bytes(8, "big") + part)
     for number, text in reveals:
         sha.update(number.to_bytes(8, "big", signed=True) + len(text).to_bytes(8, "big") + text)
@@ -110,6 +112,17 @@ def stored_texts(
         (game_id,),
     ).fetchall()
     return bytes(row[0] or b""), bytes(row[1] or b""), [(n, bytes(t or b"")) for n, t in reveals]
+
+
+def is_current(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Whether game `game_id` has a kept line that its stored texts still match."""
+    kept = conn.execute(
+        "SELECT digest, CAST(line AS BLOB) FROM game_lines WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    texts = stored_texts(conn, game_id)
+    if kept is None or texts is None:
+        return False
+    return bool(kept[0] == digest(*texts, bytes(kept[1] or b"")))
 
 
 def keep(conn: sqlite3.Connection, game_id: int, game: Game) -> None:

@@ -438,6 +438,26 @@ class Journal(JournalFile):
             conn.execute("UPDATE games SET pictures_pruned_at = ? WHERE id = ?", (now, game_id))
         return game_id
 
+    def mend_lines(self, after: int, count: int) -> int | None:
+        """Keep anew the lines of the list of games (`lines`) of up to `count` games
+        numbered after `after` whose kept line is missing or stale: games written by an
+        older companion, or before an upgrade. Returns the last game looked at, or None
+        past the newest. A game that does not replay is left to be listed as damaged."""
+        with self._unsynced(), self.transaction("mending the list of games", write=True) as conn:
+            ids = [
+                game_id
+                for (game_id,) in conn.execute(
+                    "SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?", (after, count)
+                )
+            ]
+            for game_id in ids:
+                if lines.is_current(conn, game_id):
+                    continue
+                found = self.examined(conn, game_id)
+                if not isinstance(found, str):
+                    lines.keep(conn, game_id, found.game)
+        return ids[-1] if ids else None
+
     @contextmanager
     def _unsynced(self) -> Iterator[None]:
         """Transactions in the block are committed without syncing the card."""

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.app.housekeeping import (
+    MEND_GAMES,
     MOST_DAYS,
     PRUNE_EVERY_SECONDS,
     REST_SECONDS,
@@ -16,7 +17,7 @@ from companion.app.housekeeping import (
 )
 from companion.app.states import Phase
 from companion.errors import SettingError
-from companion.journal import History, Journal
+from companion.journal import History, Journal, lines
 from tests.journal.helpers import Calendar, example, play_into
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -73,16 +74,32 @@ def test_nothing_is_pruned_while_players_wait_on_the_table(journal: Journal) -> 
     assert with_pictures(journal) == [1, 2, 3, 4, 5]
 
 
-def test_once_nothing_is_left_to_prune_it_looks_again_only_after_a_rest(
+def test_once_nothing_is_left_to_do_it_looks_again_only_after_a_rest(
     journal: Journal,
 ) -> None:
     wall = Calendar(TODAY - timedelta(days=30))  # game 1 is 170 days old: kept
     house = Housekeeper(journal, Retention(keep_days=175), wall=wall, room=lambda: PLENTY)
-    assert house.tick(0.0, Phase.CLEARING) is None
+    looks = -(-5 // MEND_GAMES) + 1  # the five games' lines looked at, then nothing to do
+    for n in range(looks):
+        assert house.tick(n * PRUNE_EVERY_SECONDS, Phase.CLEARING) is None
+    rested = (looks - 1) * PRUNE_EVERY_SECONDS
     wall.now = TODAY  # game 1 is 200 days old: its pictures may go
-    assert house.tick(REST_SECONDS - 1, Phase.CLEARING) is None
+    assert house.tick(rested + REST_SECONDS - 1, Phase.CLEARING) is None
     assert with_pictures(journal) == [1, 2, 3, 4, 5]
-    assert house.tick(REST_SECONDS, Phase.CLEARING) == 1
+    assert house.tick(rested + REST_SECONDS, Phase.CLEARING) == 1
+
+
+def test_lines_of_the_list_missing_or_stale_are_made_anew_while_idle(journal: Journal) -> None:
+    listed = History(journal).games()
+    with journal.transaction("as an older companion left it", write=True) as conn:
+        conn.execute("DELETE FROM game_lines WHERE game_id IN (1, 3)")
+        conn.execute("UPDATE game_lines SET digest = x'00' WHERE game_id = 5")
+    house = keeper(journal, days=365)
+    for n in range(-(-5 // MEND_GAMES) + 1):
+        house.tick(n * PRUNE_EVERY_SECONDS, Phase.WAITING)
+    with journal.transaction("reading the lines") as conn:
+        assert all(lines.is_current(conn, game_id) for game_id in range(1, 6))
+    assert History(journal).games() == listed
 
 
 def test_short_of_room_the_oldest_pictures_go_whatever_their_age(journal: Journal) -> None:
