@@ -80,7 +80,7 @@ DEFAULT_LANGUAGE = Language.ENGLISH
 JOURNAL_OPEN_SECONDS = 30.0
 """Time allowed for opening a small journal, on top of the service's own start time."""
 SD_CARD_BYTES_PER_SECOND = 20e6
-"""A slow SD card's reading speed: the journal's check reads the whole file."""
+"""A slow SD card's reading speed: salvaging a damaged journal reads the whole file."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:

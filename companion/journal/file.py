@@ -8,7 +8,7 @@ the file's journal mode, so that pointing `history` at the wrong file cannot har
 it refuses what is not a journal rather than making it one. The writer keeps the file
 the way SQLite is safest: WAL mode and `synchronous=FULL`. Opening checks what every
 start reads (the file's size in whole pages, the schema, `quick_check` of the games
-table), in the same time for a new journal as for a year's; the resumed game is
+and setup tables), in the same time for a new journal as for a year's; the resumed game is
 replayed before play, and everything else is checked when it is read. Scores are
 never read from disk as truth: a game is replayed from its stored reveals through the
 rules engine, and text that is not UTF-8 counts as damage like any other.

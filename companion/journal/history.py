@@ -114,13 +114,17 @@ class History:
         return exported(self._either(lambda file: file.load(game_id)).game)
 
     def _either(self, read: Callable[[JournalFile], T]) -> T:
-        """What `read` finds in the journal, else in the archive."""
+        """What `read` finds in the journal, else in the archive; a game in neither is
+        told as the journal's (whose newest game is the table's newest)."""
         try:
             return read(self.file)
-        except UnknownGameError:
+        except UnknownGameError as unknown:
             if self.archive is None:
                 raise
-        return read(self.archive)
+            try:
+                return read(self.archive)
+            except UnknownGameError:
+                raise unknown from None
 
 
 def archive_path(journal: str | PathLike[str]) -> Path:

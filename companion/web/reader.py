@@ -5,7 +5,7 @@ checks it, so the server keeps one read-only connection on a thread of its own a
 sends every read there, one at a time. The game loop's writer is never
 touched: the journal's WAL lets this reader see every committed round while the
 loop writes the next. The archive beside the journal (`companion history archive`
-makes it, perhaps while the server runs) is opened the same way once it is there, so
+makes it while the table is stopped) is opened the same way once it is there, so
 archived games are listed and shown like the others; an archive that cannot be
 opened leaves them out (the doctor says why) rather than stopping every page.
 """
