@@ -171,3 +171,34 @@ def play_rounds(rulesets: Collection[str]) -> list[RoundResult]:
     calibrated(LAYOUT)  # once, before the workers fork
     with multiprocessing.get_context("fork").Pool(2) as pool:
         return pool.map(play_round, jobs, chunksize=4)
+
+
+def check_single_frames(results: list[RoundResult], more_visible_than: int) -> None:
+    """At least 99% of the kit tags fully visible in single frames are read in the
+    right slot, out of more than `more_visible_than` of them."""
+    visible = sum(r.visible for r in results)
+    read = sum(r.read for r in results)
+    print(f"single frames: {read} of {visible} visible kit tokens read in the right slot")
+    assert visible > more_visible_than
+    assert read / visible >= 0.99, f"{read} of {visible} tags read"
+
+
+def check_no_misreads(results: list[RoundResult]) -> None:
+    """No tag is ever read where it is not."""
+    assert [(r.case, r.misread) for r in results if r.misread] == []
+
+
+def check_foreign_codes_shown(results: list[RoundResult]) -> None:
+    """Every round had foreign codes and another kit's tags in view."""
+    assert sum(r.foreign_shown for r in results) >= len(results)
+
+
+def check_settled_rounds(results: list[RoundResult], rulesets: tuple[str, ...]) -> None:
+    """Every settled round is exactly what the players laid, over 100 rounds or more
+    and every case of `rulesets`."""
+    exact = sum(r.settled_exact for r in results)
+    cases = {f"{name} {n}p" for name, n in CASES if name in rulesets}
+    print(f"settled rounds: {exact} of {len(results)} exactly as laid, {len(cases)} cases")
+    assert len(results) >= 100
+    assert {r.case.split(" seed")[0] for r in results} == cases
+    assert [(r.case, r.difference) for r in results if not r.settled_exact] == []

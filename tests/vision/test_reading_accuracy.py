@@ -10,7 +10,14 @@ checks one promise against them.
 
 import pytest
 
-from tests.vision.simulated_rounds import CASES, RoundResult, play_rounds
+from tests.vision.simulated_rounds import (
+    RoundResult,
+    check_foreign_codes_shown,
+    check_no_misreads,
+    check_settled_rounds,
+    check_single_frames,
+    play_rounds,
+)
 
 RULESETS = ("classic", "classic-1e", "odyssey")
 MORE_VISIBLE_THAN = 2_500
@@ -25,28 +32,19 @@ def results() -> list[RoundResult]:
 
 @pytest.mark.slow
 def test_single_frames_read_at_least_99_percent_of_visible_tags(results: list[RoundResult]) -> None:
-    visible = sum(r.visible for r in results)
-    read = sum(r.read for r in results)
-    print(f"single frames: {read} of {visible} visible kit tokens read in the right slot")
-    assert visible > MORE_VISIBLE_THAN
-    assert read / visible >= 0.99, f"{read} of {visible} tags read"
+    check_single_frames(results, MORE_VISIBLE_THAN)
 
 
 @pytest.mark.slow
 def test_no_tag_is_ever_read_where_it_is_not(results: list[RoundResult]) -> None:
-    assert [(r.case, r.misread) for r in results if r.misread] == []
+    check_no_misreads(results)
 
 
 @pytest.mark.slow
 def test_foreign_codes_and_another_kit_were_in_view(results: list[RoundResult]) -> None:
-    assert sum(r.foreign_shown for r in results) >= len(results)
+    check_foreign_codes_shown(results)
 
 
 @pytest.mark.slow
 def test_every_settled_round_is_exactly_what_the_players_laid(results: list[RoundResult]) -> None:
-    exact = sum(r.settled_exact for r in results)
-    cases = {f"{name} {n}p" for name, n in CASES if name in RULESETS}
-    print(f"settled rounds: {exact} of {len(results)} exactly as laid, {len(cases)} cases")
-    assert len(results) >= 100
-    assert {r.case.split(" seed")[0] for r in results} == cases
-    assert [(r.case, r.difference) for r in results if not r.settled_exact] == []
+    check_settled_rounds(results, RULESETS)
