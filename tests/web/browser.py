@@ -152,7 +152,7 @@ class Demo:
         """What the demo said (and how it ended, if it did), for a failure's message."""
         status = self.process.poll()
         ended = "" if status is None else f"the demo exited {status}; "
-        tail = "\n".join(self.said[-20:])
+        tail = "\n".join(self.said[-60:])
         return f"{ended}its stderr (last lines):\n{tail}"
 
     def stop(self) -> int:
@@ -163,8 +163,12 @@ class Demo:
             try:
                 return self.process.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(STOP_SECONDS)
+                self.process.send_signal(signal.SIGABRT)  # its threads' stacks, to stderr
+                try:
+                    self.process.wait(STOP_SECONDS)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(STOP_SECONDS)
                 raise AssertionError(
                     f"the demo did not stop within {STOP_SECONDS:.0f} s of Ctrl-C\n" + self.output()
                 ) from None
@@ -187,6 +191,7 @@ def start_demo(
     folder.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in environ.items() if k not in _UNSERVICED}
     env.pop("COMPANION_STAFF_PIN", None)
+    env["PYTHONFAULTHANDLER"] = "1"  # a demo that hangs tells where, when aborted
     if pin is not None:
         env["COMPANION_STAFF_PIN"] = pin
     command = [
