@@ -220,6 +220,7 @@ def start_demo(
         stderr=subprocess.PIPE,
         text=True,
         encoding="utf-8",
+        preexec_fn=_ctrl_c_heard,
     )
     said: list[str] = []
     lines: queue.Queue[str | None] = queue.Queue()
@@ -244,6 +245,13 @@ def start_demo(
                 f"the demo served no phone page within {START_SECONDS:.0f} s "
                 f"(exit status {process.returncode})\n" + demo.output()
             )
+
+
+def _ctrl_c_heard() -> None:
+    """In the demo's process before it starts: Ctrl-C (SIGINT) is heard, even where the
+    tests run as a background job, whose children inherit it ignored (Python then never
+    turns it into KeyboardInterrupt, and `Demo.stop` would wait in vain)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _drain(
