@@ -33,7 +33,7 @@ from tests.journal.helpers import (
 )
 from tests.journal.killing import KINDS, Child, Kill, kill_at_random, start_child
 
-KILLS = 120
+KILLS = 150
 """Kills per run, shared evenly among the children's kinds."""
 
 SIZE = 20_000
