@@ -99,10 +99,10 @@ class Housekeeper:
         alone for a while: housekeeping must never stop a game."""
         if now < self._next:
             return None
-        busy = True
         try:
             short = self._short_of_room()
             if phase in BUSY and not short:
+                self._next = now + PRUNE_EVERY_SECONDS  # looked at again in a while, not every step
                 return None
             cut = self.wall() - timedelta(days=min(self.retention.keep_days, MOST_DAYS))
             pruned = self.journal.prune_pictures(self.wall() if short else cut)
