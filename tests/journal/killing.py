@@ -9,17 +9,16 @@ read on a thread, so that the parent waits for each with a deadline.
 """
 
 import os
-import queue
 import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from tests.journal.children import Child
 from tests.journal.helpers import ROOT
 
 LINE_SECONDS = 30.0
@@ -65,40 +64,6 @@ PAUSES = {"prune": 0.003, "archive": 0.015, "archive at once": 0.060}
 that most kills land inside the work (119 of 150 when written)."""
 
 
-@dataclass
-class Child:
-    """A child process and the lines it has said."""
-
-    process: subprocess.Popen[str]
-    kind: str
-    lines: "queue.Queue[str | None]" = field(default_factory=queue.Queue)
-    """Each line as the child writes it; None once its output has ended."""
-    said: list[str] = field(default_factory=list)
-    """The lines taken from `lines` so far."""
-
-    def __post_init__(self) -> None:
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def next_line(self, deadline: float) -> str | None:
-        """The next line the child wrote, or None once its output has ended."""
-        try:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise AssertionError(
-                f"the {self.kind} child said nothing more within {LINE_SECONDS:.0f} s "
-                f"after {self.said}"
-            ) from None
-        if line is not None:
-            self.said.append(line)
-        return line
-
-
 def start_child(path: Path, kind: str, first_end: str, games: int) -> Child:
     """A child that imports the journal, says it is ready and waits to be let go."""
     process = subprocess.Popen(
@@ -108,7 +73,7 @@ def start_child(path: Path, kind: str, first_end: str, games: int) -> Child:
         text=True,
         cwd=ROOT,
     )
-    return Child(process, kind)
+    return Child(process, kind, LINE_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -130,11 +95,11 @@ def kill_at_random(child: Child, rng: random.Random, most_steps: int) -> Kill:
     child.process.stdin.write("go\n")
     child.process.stdin.flush()
     assert child.next_line(deadline) == "started\n", child.said
-    quiet = child.kind == "archive at once"  # one call: no step to wait for
+    quiet = child.name == "archive at once"  # one call: no step to wait for
     for _ in range(0 if quiet else rng.randint(0, most_steps)):
         if child.next_line(deadline) in ("done\n", None):
             break
-    pause = rng.uniform(0.0, PAUSES[child.kind])
+    pause = rng.uniform(0.0, PAUSES[child.name])
     with suppress(subprocess.TimeoutExpired):  # waits the pause: the child never ends itself
         child.process.wait(timeout=pause)
     os.kill(child.process.pid, signal.SIGKILL)
@@ -144,4 +109,4 @@ def kill_at_random(child: Child, rng: random.Random, most_steps: int) -> Kill:
     for pipe in (child.process.stdin, child.process.stdout):
         if pipe is not None:
             pipe.close()
-    return Kill(child.kind, "done\n" not in child.said)
+    return Kill(child.name, "done\n" not in child.said)

@@ -16,19 +16,18 @@ it opens the journal, so two children never write the same file.
 """
 
 import os
-import queue
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion.gamefile import game_document
 from companion.journal import GameStatus, History, Journal
+from tests.journal.children import Child
 from tests.journal.helpers import ROOT, example
 
 KILLS = 240
@@ -88,36 +87,6 @@ class Killed:
     """Whether the kill landed between "storing" and "stored"."""
 
 
-@dataclass
-class Child:
-    """A child process and what it has said, read on a thread so that the parent can
-    wait for each report with a deadline."""
-
-    process: subprocess.Popen[str]
-    lines: "queue.Queue[str | None]" = field(default_factory=queue.Queue)
-    """Each line as the child writes it; None once its output has ended."""
-    said: list[str] = field(default_factory=list)
-    """The lines taken from `lines` so far, after "ready"."""
-
-    def __post_init__(self) -> None:
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def next_line(self, deadline: float) -> str | None:
-        """The next line the child wrote, or None if its output ended."""
-        try:
-            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise AssertionError(
-                f"the child said nothing more within {REPORT_SECONDS:.0f} s"
-            ) from None
-
-
 def start_child(path: Path, seed: int) -> Child:
     """A child that imports what it needs, says it is ready and waits to be let go."""
     return Child(
@@ -134,7 +103,9 @@ def start_child(path: Path, seed: int) -> Child:
             stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-        )
+        ),
+        "committing",
+        REPORT_SECONDS,
     )
 
 
@@ -153,7 +124,6 @@ def wait_for_reports(child: Child, count: int) -> None:
     for _ in range(count):
         line = child.next_line(deadline)
         assert line is not None, f"the child stopped after saying {child.said}"
-        child.said.append(line)
 
 
 def kill(child: Child) -> None:
@@ -164,11 +134,15 @@ def kill(child: Child) -> None:
 def what_it_said(child: Child) -> Killed:
     """The complete lines a killed child wrote (a kill can cut the last one short)."""
     deadline = time.monotonic() + REPORT_SECONDS
-    while (line := child.next_line(deadline)) is not None:
-        child.said.append(line)
+    while child.next_line(deadline) is not None:
+        pass
     assert child.process.stdout is not None
     child.process.stdout.close()
-    lines = [line.split() for line in child.said if line.endswith("\n")]
+    lines = [
+        line.split()
+        for line in child.said
+        if line.endswith("\n") and line.startswith(("storing ", "stored "))
+    ]
     stored = [(int(g), int(n)) for word, g, n in lines if word == "stored"]
     storing: dict[int, int] = {}
     for word, g, n in lines:
