@@ -5,11 +5,18 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.screens import RecordingScreen
 
 ON_HARDWARE = os.environ.get("COMPANION_HARDWARE") == "1"
 """Set COMPANION_HARDWARE=1 on a Raspberry Pi with the camera, buttons and strip wired."""
+
+# Hypothesis's per-example deadline is a wall-clock limit, which tests do not assert:
+# on a busy machine (the suite on every core) an example that takes 300 ms is not a
+# fault. Each test's own time limit (below) still stops one that hangs.
+settings.register_profile("companion", deadline=None)
+settings.load_profile("companion")
 
 SLOW_TEST_SECONDS = 900
 """The time limit of a test marked `slow` (whole simulated games) that names none of its

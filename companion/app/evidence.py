@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from companion.app.overlay import Region, annotate, encode_jpeg
+from companion.app.overlay import Region, annotate, encode_jpeg, outlines_px
 from companion.journal import RoundImages
 from companion.kit.layouts import Layout
 from companion.sources.base import Frame
@@ -62,8 +62,7 @@ def board_region(frame: Frame, reading: FrameReading | None, layout: Layout) -> 
         return whole
     m = BOARD_MARGIN_MM
     board_w, board_h = layout.board_mm
-    outline = [(-m, -m), (board_w + m, -m), (board_w + m, board_h + m), (-m, board_h + m)]
-    points = np.array(reading.board.to_px(outline), np.float64)
+    (points,) = outlines_px(reading.board, [(-m, -m, board_w + m, board_h + m)])
     if not np.isfinite(points).all():
         return whole
     (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)

@@ -5,15 +5,25 @@ area and every token in its player's colour on the slot it was assigned to, and 
 journal keeps the same drawing of the board, larger, with every round.
 """
 
+import itertools
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion.colours import BY_NAME
 from companion.errors import UnwritableFileError
-from companion.kit.layouts import Layout
+from companion.kit.layouts import Layout, Point, Rect
 from companion.kit.tags import Role
 from companion.sources.base import Frame
+from companion.vision.board import BoardFit
 from companion.vision.pipeline import FrameReading
+
+EDGE_POINTS = 8
+"""Points along each edge of an outline drawn on the frame: through the widest lens a
+card's edge curves by a few pixels, and eight straight pieces follow it to a fraction
+of one."""
 
 _MARK = {Role.VOTE: "V", Role.OWNER: "O", Role.TRAP: "T"}
 _GREY = (150, 150, 150)
@@ -56,10 +66,9 @@ def annotate(
         return small
     line = max(1, width // 400)
     busy = {token.slot for token in reading.placed}
-    for spec in layout.slots:
-        x0, y0, x1, y1 = spec.card_mm
-        corners = reading.board.to_px([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-        points = np.array([((x - left) * scale, (y - top) * scale) for x, y in corners], np.int32)
+    outlines = outlines_px(reading.board, [spec.card_mm for spec in layout.slots])
+    for spec, outline in zip(layout.slots, outlines, strict=True):
+        points = np.array((outline - (left, top)) * scale, np.int32)
         colour = _LIVE if spec.slot in busy else _GREY
         cv2.polylines(small, [points], True, colour, line, cv2.LINE_AA)
         label_at = tuple(int(v) for v in points[0] + (3 * line, 12 * line))
@@ -93,6 +102,20 @@ def annotate(
             cv2.LINE_AA,
         )
     return small
+
+
+def outlines_px(board: BoardFit, rects: Sequence[Rect]) -> list[npt.NDArray[np.float64]]:
+    """The outlines of rectangles of the board in frame pixels, each `EDGE_POINTS`
+    points to an edge from its top left corner clockwise: through a wide lens the
+    board's straight edges curve in the frame, and the outline follows them."""
+    steps = np.arange(EDGE_POINTS) / EDGE_POINTS
+    board_mm: list[Point] = []
+    for x0, y0, x1, y1 in rects:
+        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+        for (ax, ay), (bx, by) in itertools.pairwise(corners):
+            board_mm += [(ax + t * (bx - ax), ay + t * (by - ay)) for t in steps]
+    points = np.array(board.to_px(board_mm), np.float64).reshape(-1, 4 * EDGE_POINTS, 2)
+    return list(points)
 
 
 def _px_per_mm(reading: FrameReading, layout: Layout) -> float:

@@ -37,6 +37,7 @@ from companion.names import player_name
 from companion.phrases import Phrase, listing, phrase, plural
 from companion.rules import RULESETS, Game, Ruleset, find_ruleset
 from companion.rules.seating import TEAM_JOINER
+from companion.vision.assign import token_label
 from companion.vision.records import TableObservation
 
 LANGUAGES = tuple(Language)
@@ -91,7 +92,9 @@ class SeatsOnTable:
 
 
 def seats_on_table(observation: TableObservation) -> SeatsOnTable:
-    """Read the seats from the owner tokens: the slot a token lies on is its seat."""
+    """Read the seats from the owner tokens: the slot a token lies on is its seat. A
+    token hidden under another is a problem, as at play: an owner token under another
+    would leave its player out of the seats unseen."""
     seats: list[str] = []
     problems: list[Phrase] = []
     tokens = len(observation.unplaced)
@@ -118,6 +121,10 @@ def seats_on_table(observation: TableObservation) -> SeatsOnTable:
                     colour=WORDS[colour],
                 )
             )
+    for covered in observation.covered:
+        tokens += 1
+        below, above = (token_label(parse_tag(t)) for t in (covered.text, covered.by))
+        problems.append(covered.worded(below, above))
     kits = sorted({kit for kit in map(_kit_of, observation.foreign) if kit is not None})
     problems += [
         phrase("a token of another kit ({kit}) is on the table: take it away", kit=kit)

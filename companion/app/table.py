@@ -4,8 +4,9 @@ The camera sees tokens, not cards: an owner token on a slot says whose card lies
 there, and a vote dial says who voted for it. `read_table` turns the stabiliser's
 view into a `Reveal` plus the lists the players see: what the table still waits for
 ("waiting for votes from Blue, Green") and what is wrong ("two owner tokens on slot
-4"). Legality is the rules engine's word alone: this module only asks it and sorts
-its answers into waiting and wrong.
+4"; a token hidden under another, since the round read without it may be legal and
+still wrong). Legality is the rules engine's word alone: this module only asks it and
+sorts its answers into waiting and wrong.
 """
 
 from dataclasses import dataclass
@@ -37,7 +38,8 @@ class TableReport:
     notes: tuple[Phrase, ...]
     """Worth knowing but harmless: a QR code that is not a companion tag in view."""
     tokens: int
-    """How many of the kit's tokens lie on the table, on cards or not."""
+    """How many of the kit's tokens lie on the table, on cards or not, covered ones
+    included."""
 
     @property
     def ready(self) -> bool:
@@ -81,6 +83,10 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
     for duplicate in observation.duplicates:
         tokens += len(duplicate.slots) + duplicate.off_cards
         problems.append(duplicate.worded(_token_name(parse_tag(duplicate.text), lineup)))
+    for covered in observation.covered:
+        tokens += 1
+        below, above = (_token_name(parse_tag(t), lineup) for t in (covered.text, covered.by))
+        problems.append(covered.worded(below, above))
     if observation.wrong_board is not None:
         wrong = observation.wrong_board
         problems.insert(0, phrase("{problem}: run `companion calibrate` again", problem=wrong))

@@ -19,7 +19,7 @@ from companion.kit.layouts import layout_names, load_layout
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
 from companion.statedir import camera_profile_path, default_calibration_path
-from companion.vision.calibration import calibrate, save_calibration
+from companion.vision.calibration import Calibration, calibrate, save_calibration
 from companion.vision.decode import DECODERS, Gray, make_decoder
 from companion.vision.images import load_gray
 from companion.vision.pipeline import to_gray
@@ -80,10 +80,19 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"calibrated kit {calibration.kit} on layout {layout.name}: "
         f"{board.anchors_used} of {board.anchors_seen} corner and slot tags "
-        f"fit within {board.rms_error_mm:.1f} mm; "
+        f"fit within {board.rms_error_mm:.1f} mm{_lens_words(calibration)}; "
         f"tags at {ppm[0]:.1f} to {ppm[-1]:.1f} px per module; saved to {out}"
     )
     return 0
+
+
+def _lens_words(calibration: Calibration) -> str:
+    """How far the lens bent the board, when it was corrected (nothing for a straight
+    lens: the camera is as good as a pinhole)."""
+    straight = calibration.straight_rms_error_mm
+    if calibration.board.lens.is_straight or straight is None:
+        return ""
+    return f" after correcting the lens (uncorrected the fit was off by {straight:.1f} mm)"
 
 
 def _from_camera(spec: str, frames: int, out: Path) -> Gray:

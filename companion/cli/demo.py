@@ -6,6 +6,8 @@ Windowed where there is a display; with `--headless` (and on its own where there
 none) it prints the progress and, with `--out DIR`, saves a PNG of the screen at each
 phase, the setup's steps included. The phone page is served as at a café table;
 `--speed 1 --stay` plays at real time and keeps the table up, to follow it on a phone.
+`--lens` and `--conditions` choose the camera and how the café table looks (its
+light, glare, shadows, the camera's hunting, how the tokens are made and laid).
 """
 
 import argparse
@@ -27,6 +29,7 @@ from companion.errors import CompanionError, PlayerCountError, SettingError
 from companion.journal import Journal, default_journal_path
 from companion.language import Language, find_language
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.sim import LENSES, VARIATIONS, look_with
 
 if TYPE_CHECKING:
     from companion.web.server import Listener
@@ -113,6 +116,21 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         action="store_true",
         help="the group types no names at the table: they wait for the phone page's",
     )
+    parser.add_argument(
+        "--lens",
+        choices=list(LENSES),
+        default="standard",
+        help="the camera over the simulated table: "
+        + "; ".join(f"{name}: {lens.description}" for name, lens in LENSES.items())
+        + " (default standard)",
+    )
+    parser.add_argument(
+        "--conditions",
+        default="",
+        metavar="NAME[,NAME...]",
+        help="how the café table differs from a good one: "
+        + "; ".join(f"{name}: {v.description}" for name, v in VARIATIONS.items()),
+    )
     add_web_options(parser)
     parser.set_defaults(run=run)
 
@@ -129,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         mode = choose_mode("headless" if args.headless else args.display)
         if mode is DisplayMode.HEADLESS and args.out is None:
             args.out = HEADLESS_OUT
+        look = look_with(name for name in args.conditions.split(",") if name)
         path = args.journal or default_journal_path().with_name("demo.sqlite")
         journal, recovered = Journal.open_or_recover(path)
     except CompanionError as err:
@@ -161,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
                     speed=args.speed,
                     stay=args.stay and index == len(rulesets),
                     phone_names=args.phone_names,
+                    lens=LENSES[args.lens],
+                    look=look,
                 )
             except CompanionError as err:
                 return fail("demo", err)

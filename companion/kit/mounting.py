@@ -96,15 +96,17 @@ LENSES: Mapping[str, Lens] = MappingProxyType(
     {
         "cm3": Lens("Camera Module 3", (4608, 2592), 66.0, 41.0),
         "cm3-wide": Lens("Camera Module 3 Wide", (4608, 2592), 102.0, 67.0),
+        "usb-4k": Lens("4K USB webcam", (3840, 2160), 80.0, 50.5),
         "usb-1080p": Lens("1080p USB webcam", (1920, 1080), 70.0, 43.0),
     }
 )
 """The lenses a café is likely to have, by short name, at the frame size the companion
 reads them at. The Camera Module 3 figures are Raspberry Pi's published specification
 (IMX708 sensor, 4608 x 2592 pixels; 66 x 41 degrees standard, 102 x 67 degrees Wide),
-and `companion play` reads the full sensor unless told otherwise. The USB webcam is a
-typical 1080p one (about 70 x 43 degrees); USB cameras vary, so for a real one use the
-field of view from its own datasheet, and give its size to `--source camera:0:1920x1080`."""
+and `companion play` reads the full sensor unless told otherwise. The USB webcams are
+a typical 4K one (about 80 x 50 degrees) and a typical 1080p one (about 70 x 43
+degrees); USB cameras vary, so for a real one use the field of view from its own
+datasheet, and give its size to `--source camera:0:3840x2160`."""
 
 
 def find_lens(name: str) -> Lens:

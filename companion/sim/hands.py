@@ -3,38 +3,139 @@
 Players reach over the board at reveal, so a reader must cope with tags partly under
 a hand and must not take a hand for anything. A hand is a few convex pieces (forearm,
 palm, fingers, thumb) sized from the board's scale where it points, a little larger
-since it hovers nearer the camera; the mask of what hands cover goes to the truth.
+since it hovers nearer the camera. A hand is moving, so it smears along its arm for
+as far as it travels while the shutter is open (`Conditions.smear_mm`): a slow shutter
+in a dim room leaves a ghost of it. Hands have no fine detail, so each is drawn at a
+quarter of the frame's resolution and laid over it; the truth is told from its sharp
+outline.
 """
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.sim.camera import Matrix, project, px_per_mm
-from companion.sim.pixels import Image, scaled
+from companion.sim.camera import View
+from companion.sim.pixels import Canvas, Image, Rect, scaled
 from companion.sim.scene import Scene
 
 HAND_LIFT = 1.25
 """Hands hover nearer the camera than the board and look this much larger."""
 SKIN = ((150, 180, 228), (128, 158, 210), (104, 134, 186), (78, 104, 150), (56, 76, 112))
 """BGR skin tones, light to dark."""
+SHRINK = 4
+"""Hands are drawn at this fraction of the frame's resolution."""
+SHADOW_DEPTH = 0.35
+"""How much light a hand's shadow takes away."""
+
+Polygon = npt.NDArray[np.int32]
 
 
-def draw_hands(
-    frame: Image, count: int, scene: Scene, board_to_px: Matrix, rng: np.random.Generator
-) -> Image | None:
-    """Hands reaching in from the frame's edges to random points over the board, with
-    soft shadows; the mask of what they cover, or None without hands."""
-    if count == 0:
-        return None
-    rows, cols = frame.shape[:2]
-    mask = np.zeros((rows, cols), dtype=np.uint8)
+@dataclass(frozen=True, eq=False)
+class Hand:
+    """One hand and arm over the board, in frame pixels."""
+
+    shapes: tuple[Polygon, ...]
+    """Its convex pieces: forearm, palm, fingers, thumb."""
+    tone: tuple[float, float, float]
+    """Its skin's BGR."""
+    mm: float
+    """Frame pixels per millimetre where it hovers."""
+    smear: tuple[float, float]
+    """How far it moves while the shutter is open, in frame pixels."""
+
+    @property
+    def _drop(self) -> npt.NDArray[np.int64]:
+        """How far its shadow falls from it, in pixels."""
+        return np.array([1, 1]) * round(18 * self.mm)
+
+    @property
+    def bounds(self) -> Rect:
+        points = np.vstack(list(self.shapes) + [s + self._drop for s in self.shapes])
+        reach = int(3 * 10 * self.mm + abs(self.smear[0]) + abs(self.smear[1])) + SHRINK
+        low, high = points.min(axis=0) - reach, points.max(axis=0) + reach + 1
+        return (int(low[0]), int(low[1]), int(high[0]), int(high[1]))
+
+    def covers(self, rect: Rect) -> npt.NDArray[np.bool_]:
+        """Which pixels of a frame rectangle its sharp outline covers."""
+        x0, y0, x1, y1 = rect
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for shape in self.shapes:
+            cv2.fillConvexPoly(mask, shape - np.array([x0, y0]), 1)
+        return mask.astype(bool)
+
+    def draw(self, canvas: Canvas) -> None:
+        box = canvas.clip(self.bounds)
+        if box is None:
+            return
+        x0, y0, x1, y1 = box
+        small = ((y1 - y0) // SHRINK + 1, (x1 - x0) // SHRINK + 1)
+        origin = np.array([x0, y0])
+
+        def layer(shapes: Sequence[Polygon], blur_mm: float) -> npt.NDArray[np.float32]:
+            plane = np.zeros(small, np.uint8)
+            for piece in shapes:  # small pixel i stands for pixels SHRINK*i .. SHRINK*i + 3
+                scaled = (piece - origin) * (16 // SHRINK) - 8 + 16 // SHRINK // 2
+                cv2.fillConvexPoly(plane, scaled.astype(np.int32), 255, cv2.LINE_AA, 4)
+            soft = np.asarray(plane, np.float32) / np.float32(255)
+            if blur_mm > 0:
+                sigma = max(blur_mm * self.mm / SHRINK, 0.5)
+                soft = np.asarray(cv2.GaussianBlur(soft, (0, 0), sigma), np.float32)
+            return _smeared(soft, self.smear)
+
+        shadow = layer([s + self._drop for s in self.shapes], 10.0)
+        cover = layer(self.shapes, 0.0)
+        relief = layer(self.shapes, 8.0)
+        size = (small[1] * SHRINK, small[0] * SHRINK)
+
+        def grown(plane: npt.NDArray[np.float32] | npt.NDArray[np.uint8]) -> Image:
+            big = cv2.resize(plane, size, interpolation=cv2.INTER_LINEAR)
+            return np.ascontiguousarray(big[: y1 - y0, : x1 - x0])
+
+        shade = 0.7 + 0.3 * np.minimum(relief, 1.0)
+        skin = np.clip(shade[..., None] * np.array(self.tone, np.float32), 0, 255).astype(np.uint8)
+        alpha = np.rint(np.clip(cover, 0.0, 1.0) * 255).astype(np.uint8)
+        dark = np.rint((1.0 - SHADOW_DEPTH * np.clip(shadow, 0.0, 1.0)) * 255).astype(np.uint8)
+        region = canvas.part(box)
+        lit = scaled(region, cv2.multiply(grown(dark), 255 - grown(alpha), scale=1 / 255))
+        region[:] = cv2.add(lit, scaled(grown(skin), grown(alpha)))
+
+
+def _smeared(plane: npt.NDArray[np.float32], smear: tuple[float, float]) -> npt.NDArray[np.float32]:
+    """A layer smeared along a motion (in frame pixels) as a moving shutter sees it."""
+    dx, dy = smear[0] / SHRINK, smear[1] / SHRINK
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        return plane
+    size = math.ceil(length) * 2 + 1
+    kernel = np.zeros((size, size), np.float32)
+    middle = size // 2
+    cv2.line(
+        kernel,
+        (round(middle - dx / 2), round(middle - dy / 2)),
+        (round(middle + dx / 2), round(middle + dy / 2)),
+        1.0,
+        1,
+        cv2.LINE_AA,
+    )
+    kernel /= kernel.sum()
+    return np.asarray(cv2.filter2D(plane, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32)
+
+
+def hands(
+    count: int, smear_mm: float, scene: Scene, view: View, rng: np.random.Generator
+) -> list[Hand]:
+    """Hands reaching in from the frame's edges to random points over the board,
+    moving along their arms."""
+    cols, rows = view.pose.frame_px
     board_w, board_h = scene.layout.board_mm
+    made = []
     for _ in range(count):
         target = (board_w * float(rng.uniform(0.1, 0.9)), board_h * float(rng.uniform(0.1, 0.9)))
-        tip = project(board_to_px, [target])[0]
+        tip = view.project([target])[0]
         along = float(rng.uniform(0.15, 0.85))
         entry = np.array(
             [
@@ -44,11 +145,21 @@ def draw_hands(
                 (-0.2 * cols, along * rows),
             ][int(rng.integers(4))]
         )
-        mm = px_per_mm(board_to_px, target) * HAND_LIFT
+        mm = view.px_per_mm(target) * HAND_LIFT
         shapes = _hand(entry, tip, mm, bool(rng.integers(2)), rng)
         tone = np.array(SKIN[int(rng.integers(len(SKIN)))]) * float(rng.uniform(0.9, 1.05))
-        _draw_hand(frame, mask, shapes, tuple(float(c) for c in np.clip(tone, 0, 255)), mm)
-    return mask
+        ahead = (tip - entry) / max(float(np.linalg.norm(tip - entry)), 1.0)
+        smear = ahead * smear_mm * mm * (1 if rng.integers(2) else -1)
+        colour = tuple(float(c) for c in np.clip(tone, 0, 255))
+        made.append(
+            Hand(
+                tuple(shapes),
+                (colour[0], colour[1], colour[2]),
+                mm,
+                (float(smear[0]), float(smear[1])),
+            )
+        )
+    return made
 
 
 def _hand(
@@ -57,7 +168,7 @@ def _hand(
     mm: float,
     left: bool,
     rng: np.random.Generator,
-) -> list[npt.NDArray[np.int32]]:
+) -> list[Polygon]:
     """The convex pieces of an arm and hand reaching from `entry` to fingertips at
     `tip`, in pixels, `mm` pixels to a millimetre: forearm, palm, four fingers, thumb."""
     ahead = (tip - entry) / max(float(np.linalg.norm(tip - entry)), 1.0)
@@ -87,56 +198,9 @@ def _hand(
 
 def _ellipse(
     centre: npt.NDArray[np.float64], ahead: npt.NDArray[np.float64], long: float, short: float
-) -> npt.NDArray[np.int32]:
+) -> Polygon:
     """An ellipse as a polygon, its long axis along `ahead`."""
     angle = round(math.degrees(math.atan2(ahead[1], ahead[0])))
     middle = (round(float(centre[0])), round(float(centre[1])))
     axes = (max(1, round(long)), max(1, round(short)))
     return np.asarray(cv2.ellipse2Poly(middle, axes, angle, 0, 360, 10), dtype=np.int32)
-
-
-def _draw_hand(
-    frame: Image,
-    mask: Image,
-    shapes: list[npt.NDArray[np.int32]],
-    tone: tuple[float, ...],
-    mm: float,
-) -> None:
-    """One hand with its soft shadow, a little darker towards its edges so it looks
-    round; what it covers is added to `mask`."""
-    rows, cols = frame.shape[:2]
-    blur = 10 * mm
-    drop = np.array([1, 1]) * round(18 * mm)
-    points = np.vstack(shapes + [s + drop for s in shapes])
-    left, top = np.maximum(points.min(axis=0) - int(3 * blur), 0)
-    right, bottom = np.minimum(points.max(axis=0) + int(3 * blur) + 1, (cols, rows))
-    if right <= left or bottom <= top:
-        return
-    origin = np.array([left, top])
-    roi = frame[top:bottom, left:right]
-    local = [shape - origin for shape in shapes]
-    shadow = _soft([s + drop for s in local], roi.shape[:2], blur)
-    roi[:] = scaled(roi, cv2.convertScaleAbs(shadow, alpha=-0.35, beta=255))
-    hand = np.zeros(roi.shape[:2], dtype=np.uint8)
-    for shape in local:
-        cv2.fillConvexPoly(roi, shape, tone, cv2.LINE_AA)
-        cv2.fillConvexPoly(hand, shape, 255)
-    relief = cv2.convertScaleAbs(_soft(local, roi.shape[:2], 8 * mm), alpha=0.3, beta=0.7 * 255)
-    roi[:] = scaled(roi, cv2.max(relief, 255 - hand))
-    covered = mask[top:bottom, left:right]
-    covered |= hand
-
-
-def _soft(
-    shapes: list[npt.NDArray[np.int32]], shape: tuple[int, ...], sigma: float
-) -> npt.NDArray[np.uint8]:
-    """Convex shapes filled and blurred by `sigma` pixels, 0 to 255: drawn at an
-    eighth of the resolution, since a wide blur keeps no detail."""
-    rows, cols = shape[0], shape[1]
-    small = np.zeros((rows // 8 + 1, cols // 8 + 1), dtype=np.uint8)
-    for piece in shapes:  # small pixel i stands for full pixels 8i..8i+7, centred on 8i + 3.5
-        cv2.fillConvexPoly(small, piece * 2 - 7, 255, cv2.LINE_8, 4)
-    blurred = cv2.GaussianBlur(small, (0, 0), max(sigma / 8, 0.5))
-    size = (small.shape[1] * 8, small.shape[0] * 8)
-    grown = cv2.resize(blurred, size, interpolation=cv2.INTER_LINEAR)
-    return np.ascontiguousarray(grown[:rows, :cols], dtype=np.uint8)

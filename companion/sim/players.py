@@ -19,6 +19,7 @@ import numpy as np
 from companion.kit.layouts import Layout
 from companion.kit.tags import KitTag, Role
 from companion.rules import Game, Reveal
+from companion.sim.looks import CAFE, Look
 from companion.sim.scene import Lay, Placement, Scene, round_scene
 
 SETTLING = 6
@@ -29,6 +30,9 @@ SPOT_TRIES = 200
 """Random places tried for a dial put down between the cards."""
 SEAT_FRAMES = 3
 """Frames between one player laying their owner token to take a seat and the next."""
+TIDY_FRAMES = 40
+"""Frames a round with a token lying partly over another waits to be scored before
+its players, reading the screen, move the one on top aside."""
 
 
 class Moment(enum.Enum):
@@ -54,6 +58,9 @@ class Stage:
     """What lies on the table."""
     frames: int
     """How long it lasts; the last stage lasts until the companion moves on."""
+    whole: bool = False
+    """Whether the table then holds all the players mean to lay (nothing is to be
+    added, though they may still tidy it)."""
 
 
 class DemoPlayers:
@@ -67,11 +74,14 @@ class DemoPlayers:
         colours: Mapping[str, str],
         rng: np.random.Generator,
         mistakes: float = 0.3,
+        look: Look = CAFE,
     ) -> None:
         self.lay = lay
         """Puts what the players laid on the table (`SimulatedTable.lay`)."""
         self.layout = layout
         self.kit = kit
+        self.look = look
+        """How the tokens are made and how carelessly they are laid."""
         self.colours = dict(colours)
         """Each player's kit colour, in seating order."""
         self.rng = rng
@@ -79,6 +89,9 @@ class DemoPlayers:
         self.truth: Reveal | None = None
         """What the players laid for the round being played."""
         self.mistakes_made = 0
+        self.laid_out = False
+        """Whether the table as last laid is the whole of what the screen asked for
+        (the round's last stage): nothing more will be laid until the screen changes."""
         self._plan: tuple[Stage, ...] = ()
         self._for: tuple[object, ...] = ()
         self._frame = 0
@@ -94,6 +107,7 @@ class DemoPlayers:
         stage = self._stage()
         if stage is not None:
             self.lay(stage.lay)
+        self.laid_out = stage is not None and stage.whole
         self._frame += 1
 
     def _stage(self) -> Stage | None:
@@ -105,7 +119,7 @@ class DemoPlayers:
         return self._plan[-1] if self._plan else None
 
     def _plan_for(self, moment: Moment, game: Game) -> tuple[Stage, ...]:
-        empty = Scene(self.layout, self.kit)
+        empty = Scene(self.layout, self.kit, disc=self.look.disc)
         match moment:
             case Moment.SEATING:
                 return (Stage(Lay(empty), SETTLING), *self._seating())
@@ -131,7 +145,7 @@ class DemoPlayers:
             angle = float(self.rng.uniform(-20.0, 20.0))
             tokens.append(Placement(tag, ((x0 + x1) / 2, (y0 + y1) / 2), angle))
             cards = {taken.slot: True for taken in slots[: len(tokens)]}
-            scene = Scene(self.layout, self.kit, cards, tuple(tokens))
+            scene = Scene(self.layout, self.kit, cards, tuple(tokens), disc=self.look.disc)
             stages += [Stage(Lay(scene, hands=1), 1), Stage(Lay(scene), SEAT_FRAMES)]
         return tuple(stages)
 
@@ -146,30 +160,70 @@ class DemoPlayers:
             ((x0 + x1) / 2, (y0 + y1) / 2),
             0.0,
         )
-        return Scene(self.layout, self.kit, {spec.slot: True}, (token,))
+        return Scene(self.layout, self.kit, {spec.slot: True}, (token,), disc=self.look.disc)
 
     def _round(self, game: Game) -> tuple[Stage, ...]:
         """A round laid out in stages: owners, some votes with hands, maybe a mistake,
-        then everything."""
-        full = round_scene(self.layout, self.kit, game, self.rng, self.colours)
+        then everything; a token laid partly over another comes last, once the one under
+        it has lain there a while (nobody lays two tokens in one movement)."""
+        look = self.look
+        full = round_scene(
+            self.layout,
+            self.kit,
+            game,
+            self.rng,
+            self.colours,
+            disc=look.disc,
+            laying=look.laying,
+        )
         self.truth = full.reveal
-        owners = tuple(p for p in full.tokens if p.tag.role is not Role.VOTE)
-        votes = tuple(p for p in full.tokens if p.tag.role is Role.VOTE)
+        flat = tuple(p for p in full.tokens if p.lift_mm == 0)
+        owners = tuple(p for p in flat if p.tag.role is not Role.VOTE)
+        votes = tuple(p for p in flat if p.tag.role is Role.VOTE)
         half = votes[: len(votes) // 2]
         stages = [
             Stage(Lay(replace(full, tokens=owners)), SETTLING),
             Stage(Lay(replace(full, tokens=owners + half), hands=1), 2),
             Stage(Lay(replace(full, tokens=owners + half)), SETTLING),
         ]
+        laid = replace(full, tokens=owners + votes)
         if self.rng.random() < self.mistakes:
-            wrong = self._own_card_vote(full, game) or self._dial_off_the_cards(full)
+            wrong = self._own_card_vote(laid, game) or self._dial_off_the_cards(laid)
             if wrong is not None:
                 self.mistakes_made += 1
                 stages.append(Stage(Lay(wrong, hands=1), 2))
                 stages.append(Stage(Lay(wrong), MISTAKE_FRAMES))
-                stages.append(Stage(Lay(full, hands=1), 2))
-        stages.append(Stage(Lay(full), 1))
+        if len(flat) < len(full.tokens):
+            stages.append(Stage(Lay(laid, hands=1), 2))
+            stages.append(Stage(Lay(laid), SETTLING))
+        stages.append(Stage(Lay(full, hands=1), 2))
+        if len(flat) == len(full.tokens):
+            return (*stages, Stage(Lay(full), 1, whole=True))
+        tidy = self._tidied(full)
+        stages.append(Stage(Lay(full), TIDY_FRAMES, whole=True))
+        stages.append(Stage(Lay(tidy, hands=1), 2, whole=True))
+        stages.append(Stage(Lay(tidy), 1, whole=True))
         return tuple(stages)
+
+    def _tidied(self, full: Scene) -> Scene:
+        """The table once the players have moved each token lying over another to a
+        clear place on the same card, as the screen asks."""
+        width = full.token_width_mm
+        tokens = [p for p in full.tokens if p.lift_mm == 0]
+        for placement in (p for p in full.tokens if p.lift_mm > 0):
+            spec = next(s for s in self.layout.slots if s.holds(placement.center_mm))
+            x0, y0, x1, y1 = spec.card_mm
+            spot = placement.center_mm
+            for _ in range(SPOT_TRIES):
+                tried = (
+                    float(self.rng.uniform(x0 + width / 2, x1 - width / 2)),
+                    float(self.rng.uniform(y0 + width / 2, y1 - width / 2)),
+                )
+                if all(math.dist(tried, p.center_mm) >= width for p in tokens):
+                    spot = tried
+                    break
+            tokens.append(replace(placement, center_mm=spot, tilt_deg=0.0, lift_mm=0.0))
+        return replace(full, tokens=tuple(tokens))
 
     def _own_card_vote(self, full: Scene, game: Game) -> Scene | None:
         """The full table, but with one voter's dial on their own card, when the rules
@@ -191,7 +245,7 @@ class DemoPlayers:
             x0, _, x1, y1 = spec.card_mm
             spot = ((x0 + x1) / 2, y1 - self.layout.token_size_mm * 0.7)
             tokens = list(full.tokens)
-            tokens[i] = replace(placement, center_mm=spot, angle_deg=0.0)
+            tokens[i] = replace(placement, center_mm=spot, angle_deg=0.0, tilt_deg=0.0)
             return replace(full, tokens=tuple(tokens))
         return None
 
@@ -218,6 +272,6 @@ class DemoPlayers:
             if all(math.dist(spot, other) > 2 * size for other in taken):
                 i = votes[int(self.rng.integers(len(votes)))]
                 tokens = list(full.tokens)
-                tokens[i] = replace(tokens[i], center_mm=spot, angle_deg=0.0)
+                tokens[i] = replace(tokens[i], center_mm=spot, angle_deg=0.0, tilt_deg=0.0)
                 return replace(full, tokens=tuple(tokens))
         return None

@@ -1,25 +1,48 @@
 """Drawing a simulated camera frame of a scene, with the ground truth of every code in it.
 
-`render` only puts the pieces together: the table (`table`), the codes
-(`codes`), hands (`hands`), glare and the camera's effects (`effects`),
-and the truth (`truth`). Its order is fixed because every random draw comes from
-one generator: the same seed must give the same frame, pixel for pixel.
+A `SimCamera` hangs at one pose and keeps what does not move: the table, the board
+and its tags are drawn once for the pose, the cards once per deal, each developed
+through the lens and the light once; a frame then copies that and draws only what
+moves (tokens, foreign codes, hands, glare, shadows) into the pieces of the frame
+they touch, developing just those pieces, before the sensor's noise goes over the
+whole. `render` is a camera used for one frame.
+
+The order of random draws is fixed: the same seed gives the same frame, pixel for
+pixel, from a fresh camera.
 """
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from companion.errors import SettingError
-from companion.sim.camera import CameraPose, Matrix
-from companion.sim.codes import PrintedCode, draw_code, scene_codes
-from companion.sim.effects import Conditions, draw_glare, through_camera
-from companion.sim.hands import draw_hands
-from companion.sim.pixels import Image
+from companion.kit.layouts import Layout
+from companion.sim.camera import CameraPose, View
+from companion.sim.codes import PrintedCode, anchor_codes, draw_code, moving_codes
+from companion.sim.effects import Conditions, develop, expose, margin_px
+from companion.sim.glare import Glare, card_streaks, glare_spots
+from companion.sim.hands import hands
+from companion.sim.pixels import Canvas, Image, Piece, Rect, grown, overlap
 from companion.sim.scene import Scene
-from companion.sim.table import paint_table
+from companion.sim.shadows import arm_shadows
+from companion.sim.table import card_boxes, paint_board, paint_cards
+from companion.sim.tokens import (
+    bounds_of,
+    draw_body,
+    draw_rim,
+    draw_shadow,
+    shadow_outline,
+    silhouette,
+)
 from companion.sim.truth import SimTruth, tag_truths
+
+KEPT = 3
+"""Still tables (board, deals, developed) a camera keeps of each kind: a round's deal,
+the empty table, and the one before."""
+SHADOW_REACH = 4
+"""Pixels added round a token's outline for its soft shadow and antialiased edge."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,32 +55,201 @@ class SimFrame:
     """What it shows."""
 
 
+@dataclass(frozen=True, eq=False)
+class _Token:
+    """A code as a piece of the frame: its disc (if any) and its printed square."""
+
+    code: PrintedCode
+    view: View
+
+    @property
+    def bounds(self) -> Rect:
+        outlines = [self.view.project(self.code.square)]
+        if self.code.body is not None:
+            outlines += [
+                silhouette(self.code.body, self.view),
+                shadow_outline(self.code.body, self.view),
+            ]
+        scale = self.view.px_per_mm(self.code.center_mm)
+        return bounds_of(outlines, SHADOW_REACH + 3 * scale)
+
+    def draw(self, canvas: Canvas) -> None:
+        body = self.code.body
+        if body is not None:
+            draw_shadow(canvas, body, self.view)
+            draw_body(canvas, body, self.view)
+        draw_code(canvas, self.code, self.view)
+        if body is not None:
+            draw_rim(canvas, body, self.view)
+
+
+class SimCamera:
+    """A camera at one pose over the simulated table, keeping the still table between
+    frames."""
+
+    def __init__(self, pose: CameraPose) -> None:
+        self.pose = pose
+        self._views: dict[tuple[float, float], View] = {}
+        self._boards: OrderedDict[Hashable, Image] = OrderedDict()
+        self._deals: OrderedDict[Hashable, Image] = OrderedDict()
+        self._developed_deals: OrderedDict[Hashable, Image] = OrderedDict()
+
+    def view(self, layout: Layout) -> View:
+        """How this camera sees a board."""
+        if layout.board_mm not in self._views:
+            self._views[layout.board_mm] = View(self.pose, layout.board_mm)
+        return self._views[layout.board_mm]
+
+    def shoot(
+        self,
+        scene: Scene,
+        conditions: Conditions,
+        rng: np.random.Generator,
+    ) -> SimFrame:
+        """The frame this camera takes of `scene` in `conditions`, with its truth.
+        Everything random in it (hands, glare, shadows, noise) comes from `rng`."""
+        view = self.view(scene.layout)
+        still = [*anchor_codes(scene)]
+        moving = moving_codes(scene)
+        _check_in_front(view, scene, [*still, *moving])
+        raw = self._dealt(scene, view, still)
+        frame = self._developed(scene, view, still, conditions).copy()
+        pieces: list[Piece] = [_Token(code, view) for code in moving]
+        shadows = arm_shadows(conditions.arm_shadows, scene, view, rng)
+        glare: list[Glare] = card_streaks(conditions.glare_streaks, scene, view, rng)
+        reaching = hands(conditions.hands, conditions.smear_mm, scene, view, rng)
+        glare += glare_spots(
+            conditions.glare_spots,
+            conditions.glare_strength,
+            conditions.glare_radius,
+            scene,
+            view,
+            rng,
+        )
+        pieces += [*shadows, *reaching, *glare]
+        _compose(frame, raw, pieces, view, conditions)
+        truth = SimTruth(
+            scene,
+            self.pose,
+            view.board_to_pinhole,
+            view,
+            tag_truths([*still, *moving], view, reaching, glare),
+        )
+        return SimFrame(expose(frame, conditions, rng), truth)
+
+    def _board(self, scene: Scene, view: View, still: Sequence[PrintedCode]) -> Image:
+        """The table, the board and its tags, undeveloped."""
+        key = (scene.layout, scene.kit, scene.missing)
+        if key not in self._boards:
+            frame = paint_board(scene.layout, view)
+            canvas = Canvas(frame, (0, 0))
+            for code in still:
+                draw_code(canvas, code, view)
+            _keep(self._boards, key, frame)
+        return self._boards[key]
+
+    def _dealt(self, scene: Scene, view: View, still: Sequence[PrintedCode]) -> Image:
+        """The board with the scene's cards on it, undeveloped."""
+        key = (
+            scene.layout,
+            scene.kit,
+            scene.missing,
+            tuple(sorted(scene.cards.items())),
+            scene.deal,
+        )
+        if key not in self._deals:
+            frame = self._board(scene, view, still).copy()
+            paint_cards(frame, scene, view)
+            _keep(self._deals, key, frame)
+        return self._deals[key]
+
+    def _developed(
+        self, scene: Scene, view: View, still: Sequence[PrintedCode], conditions: Conditions
+    ) -> Image:
+        """The board with its cards as the lens and the light render them: the board
+        developed once, then only where the deal's cards lie."""
+        developing = conditions.developing()
+        board_key = (scene.layout, scene.kit, scene.missing, (), 0, developing)
+        if board_key not in self._developed_deals:
+            raw = self._board(scene, view, still)
+            width, height = self.pose.frame_px
+            developed = develop(raw, (0, 0, width, height), self.pose.frame_px, conditions)
+            _keep(self._developed_deals, board_key, developed)
+        cards = tuple(sorted(scene.cards.items()))
+        key = (scene.layout, scene.kit, scene.missing, cards, scene.deal, developing)
+        if key not in self._developed_deals:
+            frame = self._developed_deals[board_key].copy()
+            raw = self._dealt(scene, view, still)
+            _compose(frame, raw, [], view, conditions, card_boxes(scene, view))
+            _keep(self._developed_deals, key, frame)
+        return self._developed_deals[key]
+
+
+def _keep(kept: "OrderedDict[Hashable, Image]", key: Hashable, image: Image) -> None:
+    """Keep a still table, forgetting the oldest beyond `KEPT`."""
+    kept[key] = image
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+
+
+def _compose(
+    frame: Image,
+    raw: Image,
+    pieces: Sequence[Piece],
+    view: View,
+    conditions: Conditions,
+    changed: Sequence[Rect] = (),
+) -> None:
+    """Draw the pieces over the still table: each piece's rectangle (with what the
+    lens's blur reaches) is taken from the undeveloped table, every piece touching
+    it drawn in, developed, and laid into the frame; so are the `changed` rectangles,
+    where the undeveloped table differs from what the frame shows."""
+    width, height = view.pose.frame_px
+    whole = (0, 0, width, height)
+    reach = margin_px(conditions)
+    bounds = [piece.bounds for piece in pieces]
+    boxes = [b for b in (overlap(grown(r, reach), whole) for r in [*bounds, *changed]) if b]
+    for box in _outermost(boxes):
+        context = overlap(grown(box, reach), whole)
+        assert context is not None
+        x0, y0, x1, y1 = context
+        canvas = Canvas(raw[y0:y1, x0:x1].copy(), (x0, y0))
+        for piece, rect in zip(pieces, bounds, strict=True):
+            if overlap(rect, context):
+                piece.draw(canvas)
+        developed = develop(canvas.image, context, view.pose.frame_px, conditions)
+        bx0, by0, bx1, by1 = box
+        frame[by0:by1, bx0:bx1] = developed[by0 - y0 : by1 - y0, bx0 - x0 : bx1 - x0]
+
+
+def _outermost(boxes: Sequence[Rect]) -> list[Rect]:
+    """The boxes that no other box holds whole: a box inside another is drawn with it."""
+    kept: list[Rect] = []
+    for box in sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
+        if not any(
+            k[0] <= box[0] and k[1] <= box[1] and box[2] <= k[2] and box[3] <= k[3] for k in kept
+        ):
+            kept.append(box)
+    return kept
+
+
 def render(
     scene: Scene, pose: CameraPose, conditions: Conditions, rng: np.random.Generator
 ) -> SimFrame:
     """The frame a camera at `pose` takes of `scene` in `conditions`, with its truth.
 
-    Everything random (card pictures, hands, glare, noise) comes from `rng`, so a
-    generator seeded alike gives the same frame, pixel for pixel.
+    Everything random (hands, glare, shadows, noise) comes from `rng`, so a generator
+    seeded alike gives the same frame, pixel for pixel. A camera that takes many
+    frames from one pose is faster kept (`SimCamera`).
     """
-    board_to_px = pose.homography(scene.layout.board_mm)
-    codes = scene_codes(scene)
-    _check_in_front(board_to_px, scene, codes)
-    frame = paint_table(scene, pose, board_to_px, rng)
-    for code in codes:
-        draw_code(frame, code, board_to_px)
-    hands = draw_hands(frame, conditions.hands, scene, board_to_px, rng)
-    spots = draw_glare(frame, conditions, scene, board_to_px, rng)
-    truth = SimTruth(scene, pose, board_to_px, tag_truths(codes, board_to_px, frame, hands, spots))
-    return SimFrame(through_camera(frame, conditions, rng), truth)
+    return SimCamera(pose).shoot(scene, conditions, rng)
 
 
-def _check_in_front(board_to_px: Matrix, scene: Scene, codes: Sequence[PrintedCode]) -> None:
+def _check_in_front(view: View, scene: Scene, codes: Sequence[PrintedCode]) -> None:
     """Refuse a pose that puts part of the board or a code behind the camera, where
-    the homography would fold it back into the frame."""
+    its projection would fold it back into the frame."""
     width, height = scene.layout.board_mm
-    points = [np.array([(0, 0), (width, 0), (width, height), (0, height)])]
-    points += [code.square for code in codes]
-    depths = np.column_stack([np.vstack(points), np.ones(sum(len(p) for p in points))])
-    if (depths @ board_to_px[2] <= 0).any():
+    board = np.array([(0, 0, 0), (width, 0, 0), (width, height, 0), (0, height, 0)], np.float64)
+    points = np.vstack([board, *(code.square for code in codes)])
+    if (view.depths(points) <= 0).any():
         raise SettingError("the camera must see the whole board and every code in front of it")

@@ -1,22 +1,21 @@
 """The table, board and cards of a simulated frame: everything that lies under the codes.
 
-None of it has fine detail, so it is painted once on a raster of a few pixels per
-millimetre and warped into the frame through the camera's homography in one go,
-which is far cheaper than drawing in frame pixels. Wood grain and card pictures are
-random, to give a reader the clutter of a real table.
+None of it has fine detail, so it is painted on a raster of a few pixels per
+millimetre and brought into the frame through the lens (`View.board_map`), which is
+far cheaper than drawing in frame pixels. The table and board are painted once per
+camera pose (they do not move); the cards once per deal. Wood grain and card
+pictures are random, to give a reader the clutter of a real table.
 """
-
-import math
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from companion.colours import RGB
-from companion.kit.layouts import Rect
-from companion.sim.camera import CameraPose, Matrix, project, px_per_mm
-from companion.sim.pixels import Image, scaled
-from companion.sim.scene import Scene
+from companion.kit.layouts import Layout
+from companion.sim.camera import Matrix, View, project
+from companion.sim.pixels import Image, Rect, overlap, scaled
+from companion.sim.scene import CardPose, Scene
 
 RASTER_PX_PER_MM = 3.0
 """Most pixels per millimetre of the painted table: cards and wood have no fine detail."""
@@ -24,8 +23,11 @@ RASTER_MAX_SIDE = 4096
 """Longest side of the painted table, in pixels, whatever the camera."""
 TABLE_MARGIN_MM = 300.0
 """How far beyond the board the table is painted; further out its edge is repeated."""
-CARD_MM = (80.0, 120.0)
-"""A Dixit card, width and height."""
+BAND_ROWS = 256
+"""Frame rows brought through the lens at a time: the maps of a band stay small."""
+TEXTURE_SEED = 20_260_101
+"""The seed of the table's wood grain and the board's texture: one table for every
+frame, whatever generator draws the rest."""
 CARD_BORDER_MM = 3.5
 """The card's light frame around its illustration."""
 BOARD = (112, 80, 50)
@@ -40,40 +42,91 @@ NUMBERS = (205, 210, 215)
 """BGR of the slot numbers printed beside the slot tags."""
 
 
-def paint_table(
-    scene: Scene, pose: CameraPose, board_to_px: Matrix, rng: np.random.Generator
-) -> Image:
-    """The table, board and cards as the camera sees them, before any code is drawn.
+def paint_board(layout: Layout, view: View) -> Image:
+    """The table and the board (without cards or tags) as the camera sees them.
 
     They are painted on a raster covering what the frame shows of the table (within
-    `TABLE_MARGIN_MM` of the board), then warped into the frame in one go.
+    `TABLE_MARGIN_MM` of the board), then brought into the frame through the lens a
+    band of rows at a time. Their grain is the same in every frame: it is the same
+    table.
     """
-    width, height = pose.frame_px
-    board = np.array(scene.layout.board_mm)
-    frame_corners = [(0, 0), (width - 1, 0), (width - 1, height - 1), (0, height - 1)]
-    seen = project(np.asarray(np.linalg.inv(board_to_px), np.float64), frame_corners)
+    width, height = view.pose.frame_px
+    board = np.array(layout.board_mm)
+    edge = [
+        (x, y)
+        for x in (0, (width - 1) / 2, width - 1)
+        for y in (0, (height - 1) / 2, height - 1)
+        if (x, y) != ((width - 1) / 2, (height - 1) / 2)
+    ]
+    seen = view.board_points(edge)
     low = np.clip(seen.min(axis=0), -TABLE_MARGIN_MM, 0.0)
     high = np.clip(seen.max(axis=0), board, board + TABLE_MARGIN_MM)
-    look = (board[0] / 2 + pose.offset_mm[0], board[1] / 2 + pose.offset_mm[1])
+    look = (board[0] / 2 + view.pose.offset_mm[0], board[1] / 2 + view.pose.offset_mm[1])
     density = min(
-        RASTER_PX_PER_MM,
-        px_per_mm(board_to_px, look),
-        RASTER_MAX_SIDE / float((high - low).max()),
+        RASTER_PX_PER_MM, view.px_per_mm(look), RASTER_MAX_SIDE / float((high - low).max())
     )
+    grain = np.random.default_rng(TEXTURE_SEED)
+    cols, rows = np.ceil((high - low) * density).astype(int)
+    raster = _tinted(TABLE, _grain(int(rows), int(cols), grain), 0.1)
     to_raster = np.array(
         [[density, 0, -low[0] * density - 0.5], [0, density, -low[1] * density - 0.5], [0, 0, 1]]
     )
-    cols, rows = np.ceil((high - low) * density).astype(int)
-    raster = _tinted(TABLE, _grain(int(rows), int(cols), rng), 0.1)
-    _paint_board(raster, scene, to_raster, density, rng)
-    warped = cv2.warpPerspective(
-        raster,
-        board_to_px @ np.linalg.inv(to_raster),
-        (width, height),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(warped, dtype=np.uint8)
+    _paint_board(raster, layout, to_raster, density, grain)
+    frame = np.empty((height, width, 3), np.uint8)
+    for top in range(0, height, BAND_ROWS):
+        bottom = min(height, top + BAND_ROWS)
+        map_x, map_y = view.board_map((0, top, width, bottom))
+        frame[top:bottom] = cv2.remap(
+            raster,
+            map_x * np.float32(density) + np.float32(to_raster[0, 2]),
+            map_y * np.float32(density) + np.float32(to_raster[1, 2]),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return frame
+
+
+def card_boxes(scene: Scene, view: View) -> list[Rect]:
+    """The frame rectangles the scene's cards lie in."""
+    return [_card_box(pose, view) for pose in scene.card_poses().values()]
+
+
+def _card_box(pose: CardPose, view: View) -> Rect:
+    seen = view.project(pose.corners())
+    left, top = np.floor(seen.min(axis=0)).astype(int) - 2
+    right, bottom = np.ceil(seen.max(axis=0)).astype(int) + 3
+    return (int(left), int(top), int(right), int(bottom))
+
+
+def paint_cards(frame: Image, scene: Scene, view: View) -> None:
+    """The scene's cards laid onto a frame of the board, each where its deal puts it,
+    with the picture its deal gives it."""
+    rows, cols = frame.shape[:2]
+    for slot, pose in scene.card_poses().items():
+        corners = pose.corners()
+        box = overlap(_card_box(pose, view), (0, 0, cols, rows))
+        if box is None:
+            continue
+        left, top, right, bottom = box
+        width, height = pose.size_mm
+        draw = np.random.default_rng([scene.deal, slot, 1])
+        density = RASTER_PX_PER_MM
+        picture = _picture(
+            max(8, round(width * density)), max(8, round(height * density)), density, draw
+        )
+        map_x, map_y = view.board_map(box)
+        along = (corners[1] - corners[0]) / width
+        down = (corners[3] - corners[0]) / height
+        dx, dy = map_x - np.float32(corners[0][0]), map_y - np.float32(corners[0][1])
+        scale = np.float32(picture.shape[1] / width)
+        u = (dx * np.float32(along[0]) + dy * np.float32(along[1])) * scale - np.float32(0.5)
+        v = (dx * np.float32(down[0]) + dy * np.float32(down[1])) * scale - np.float32(0.5)
+        laid = cv2.remap(picture, u, v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        solid = np.full(picture.shape[:2], 255, np.uint8)
+        cover = cv2.remap(solid, u, v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        _blend(
+            frame[top:bottom, left:right], np.asarray(laid, np.uint8), np.asarray(cover, np.uint8)
+        )
 
 
 def _relief(
@@ -100,10 +153,9 @@ def _tinted(colour: RGB, relief: npt.NDArray[np.float32], depth: float) -> Image
 
 
 def _paint_board(
-    raster: Image, scene: Scene, to_raster: Matrix, density: float, rng: np.random.Generator
+    raster: Image, layout: Layout, to_raster: Matrix, density: float, rng: np.random.Generator
 ) -> None:
-    """The board with its edge, the slot numbers beside the slot tags, and the cards."""
-    layout = scene.layout
+    """The board with its edge and the slot numbers beside the slot tags."""
     (x0, y0), (x1, y1) = project(to_raster, [(0, 0), layout.board_mm]).round().astype(int)
     raster[y0:y1, x0:x1] = _tinted(BOARD, _relief(y1 - y0, x1 - x0, (40.0, 40.0), rng), 0.08)
     cv2.rectangle(raster, (x0, y0), (x1 - 1, y1 - 1), BOARD_EDGE, max(1, round(6 * density)))
@@ -113,41 +165,6 @@ def _paint_board(
         x, y = project(to_raster, [beside])[0].round().astype(int)
         thick = max(1, round(scale * 2))
         cv2.putText(raster, str(spec.slot), (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, NUMBERS, thick)
-    for spec in layout.slots:
-        if scene.cards.get(spec.slot, False):
-            _paint_card(raster, spec.card_mm, to_raster, density, rng)
-
-
-def _paint_card(
-    raster: Image,
-    area: Rect,
-    to_raster: Matrix,
-    density: float,
-    rng: np.random.Generator,
-) -> None:
-    """A card laid a little askew in its area, with a made-up picture."""
-    x0, y0, x1, y1 = area
-    fit = min(1.0, (x1 - x0 - 8) / CARD_MM[0], (y1 - y0 - 8) / CARD_MM[1])
-    card_w, card_h = CARD_MM[0] * fit, CARD_MM[1] * fit
-    slack_x, slack_y = max(0.0, x1 - x0 - card_w - 8) / 2, max(0.0, y1 - y0 - card_h - 8) / 2
-    centre = (
-        (x0 + x1) / 2 + float(rng.uniform(-slack_x, slack_x)),
-        (y0 + y1) / 2 + float(rng.uniform(-slack_y, slack_y)),
-    )
-    turn = math.radians(float(rng.uniform(-4.0, 4.0)))
-    along, down = (
-        np.array([math.cos(turn), math.sin(turn)]),
-        np.array([-math.sin(turn), math.cos(turn)]),
-    )
-    top_left = np.array(centre) - along * card_w / 2 - down * card_h / 2
-    corners = project(to_raster, [top_left, top_left + along * card_w, top_left + down * card_h])
-    picture = _picture(
-        max(8, round(card_w * density)), max(8, round(card_h * density)), density, rng
-    )
-    rows, cols = picture.shape[:2]
-    src = np.array([(-0.5, -0.5), (cols - 0.5, -0.5), (-0.5, rows - 0.5)], dtype=np.float32)
-    affine = cv2.getAffineTransform(src, corners.astype(np.float32))
-    _paste(raster, picture, np.asarray(affine, np.float64))
 
 
 def _picture(cols: int, rows: int, density: float, rng: np.random.Generator) -> Image:
@@ -173,26 +190,6 @@ def _picture(cols: int, rows: int, density: float, rng: np.random.Generator) -> 
         cv2.ellipse(art, middle, axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
     card[border : rows - border, border : cols - border] = cv2.GaussianBlur(art, (0, 0), density)
     return card
-
-
-def _paste(canvas: Image, picture: Image, affine: npt.NDArray[np.float64]) -> None:
-    """Lay `picture` onto `canvas` through an affine map, with anti-aliased edges."""
-    rows, cols = picture.shape[:2]
-    ends = np.array(
-        [(-0.5, -0.5, 1), (cols - 0.5, -0.5, 1), (cols - 0.5, rows - 0.5, 1), (-0.5, rows - 0.5, 1)]
-    )
-    corners = ends @ affine.T
-    left, top = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
-    right, bottom = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, canvas.shape[1::-1])
-    if right <= left or bottom <= top:
-        return
-    shifted = affine - np.array([[0, 0, left], [0, 0, top]])
-    size = (int(right - left), int(bottom - top))
-    laid = cv2.warpAffine(picture, shifted, size, flags=cv2.INTER_LINEAR)
-    cover = cv2.warpAffine(
-        np.full((rows, cols), 255, np.uint8), shifted, size, flags=cv2.INTER_LINEAR
-    )
-    _blend(canvas[top:bottom, left:right], np.asarray(laid, np.uint8), np.asarray(cover, np.uint8))
 
 
 def _blend(under: Image, over: Image, cover: npt.NDArray[np.uint8]) -> None:

@@ -7,7 +7,6 @@ hand, another code or glare hides part of it, in which case no reader can be bla
 """
 
 import enum
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,11 +16,12 @@ import numpy.typing as npt
 
 from companion.kit.tags import KitTag
 from companion.rules import Reveal
-from companion.sim.camera import CameraPose, Matrix, code_corners, code_side, project
+from companion.sim.camera import CameraPose, Matrix, View, code_corners, code_side
 from companion.sim.codes import PrintedCode
-from companion.sim.effects import GlareSpot
-from companion.sim.pixels import Image
+from companion.sim.glare import Glare
+from companion.sim.hands import Hand
 from companion.sim.scene import Scene
+from companion.sim.tokens import silhouette
 from companion.vision.records import Point, Quad
 
 GLARE_BURNT = 0.5
@@ -76,7 +76,10 @@ class SimTruth:
     pose: CameraPose
     """The camera it was seen from."""
     board_to_px: Matrix
-    """The homography from board millimetres to frame pixels."""
+    """The homography from board millimetres to the pinhole's pixels: the frame's
+    pixels where the lens bends nothing (`view` maps through the lens)."""
+    view: View
+    """How the camera sees the board: table points to frame pixels through the lens."""
     tags: tuple[TagTruth, ...]
     """Every code on the table in drawing order: the board's tags, foreign codes, tokens."""
 
@@ -93,38 +96,41 @@ class SimTruth:
 
 def tag_truths(
     codes: Sequence[PrintedCode],
-    board_to_px: Matrix,
-    frame: Image,
-    hands: Image | None,
-    spots: Sequence[GlareSpot],
+    view: View,
+    hands: Sequence[Hand],
+    glare: Sequence[Glare],
 ) -> tuple[TagTruth, ...]:
     """What a perfect reader would report of each code, given what lies on top."""
-    rows, cols = frame.shape[:2]
-    view = np.array(
+    cols, rows = view.pose.frame_px
+    frame = np.array(
         [(-0.5, -0.5), (cols - 0.5, -0.5), (cols - 0.5, rows - 0.5), (-0.5, rows - 0.5)], np.float32
     )
-    printed = [project(board_to_px, code.square) for code in codes]
+    printed = [view.project(code.square) for code in codes]
+    footprints = [
+        silhouette(code.body, view) if code.body is not None else quad
+        for code, quad in zip(codes, printed, strict=True)
+    ]
     truths = []
     for i, code in enumerate(codes):
         quad = printed[i]
         blocked: set[Obstruction] = set()
         total = float(cv2.contourArea(quad.astype(np.float32)))
-        inside, _ = cv2.intersectConvexConvex(quad.astype(np.float32), view)
-        in_frame = min(1.0, inside / total)
+        inside, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame)
+        in_frame = min(1.0, inside / total) if total > 0 else 0.0
         if in_frame < 1.0 - 1e-6:
             blocked.add(Obstruction.FRAME)
         else:
             in_frame = 1.0
-        hidden, by_hand, by_code = _hidden(quad, printed[i + 1 :], hands, (rows, cols))
+        hidden, by_hand, by_code = _hidden(quad, footprints[i + 1 :], hands, (rows, cols))
         if by_hand:
             blocked.add(Obstruction.HAND)
         if by_code:
             blocked.add(Obstruction.CODE)
-        if any(_wash_on(spot, quad) > GLARE_BURNT for spot in spots):
+        if any(g.wash_on(quad) > GLARE_BURNT for g in glare):
             blocked.add(Obstruction.GLARE)
         span = code.modules.shape[0]
-        inner = code_corners(board_to_px, code.square, span, code.quiet)
-        centre = project(board_to_px, [code.center_mm])[0]
+        inner = code_corners(view, code.square, span, code.quiet)
+        centre = view.project(code.square.mean(axis=0, keepdims=True))[0]
         truths.append(
             TagTruth(
                 text=code.text,
@@ -132,7 +138,7 @@ def tag_truths(
                 center_mm=code.center_mm,
                 center_px=(float(centre[0]), float(centre[1])),
                 corners_px=_quad(inner),
-                px_per_module=code_side(board_to_px, code.square, span, code.quiet)
+                px_per_module=code_side(view, code.square, span, code.quiet)
                 / (span - 2 * code.quiet),
                 covered=1.0 - in_frame * (1.0 - hidden),
                 obstructions=frozenset(blocked),
@@ -144,10 +150,10 @@ def tag_truths(
 def _hidden(
     quad: npt.NDArray[np.float64],
     above: Sequence[npt.NDArray[np.float64]],
-    hands: Image | None,
+    hands: Sequence[Hand],
     shape: tuple[int, int],
 ) -> tuple[float, bool, bool]:
-    """Share of a code's in-frame pixels under hands or codes drawn above it, and
+    """Share of a code's in-frame pixels under hands or things drawn above it, and
     whether any hand, any code covers some of it."""
     rows, cols = shape
     left, top = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
@@ -162,7 +168,9 @@ def _hidden(
     for other in above:
         if (other.max(axis=0) >= origin).all() and (other.min(axis=0) < (right, bottom)).all():
             coded |= _fill(other - origin, own.shape)
-    handed = hands[top:bottom, left:right] > 0 if hands is not None else np.zeros_like(own)
+    handed = np.zeros_like(own)
+    for hand in hands:
+        handed |= hand.covers((int(left), int(top), int(right), int(bottom)))
     by_hand, by_code = bool((own & handed).any()), bool((own & coded).any())
     return float((own & (handed | coded)).sum() / own.sum()), by_hand, by_code
 
@@ -178,10 +186,3 @@ def _fill(polygon: npt.NDArray[np.float64], shape: tuple[int, int]) -> npt.NDArr
     canvas = np.zeros(shape, dtype=np.uint8)
     cv2.fillConvexPoly(canvas, np.rint(polygon * 16).astype(np.int32), 1, cv2.LINE_8, 4)
     return canvas.astype(bool)
-
-
-def _wash_on(spot: GlareSpot, quad: npt.NDArray[np.float64]) -> float:
-    """The strongest glare from `spot` anywhere on a code."""
-    signed = cv2.pointPolygonTest(quad.astype(np.float32), spot.center, True)
-    apart = max(0.0, -signed)
-    return spot.strength * math.exp(-(apart**2) / (2 * spot.sigma**2))

@@ -1,10 +1,13 @@
 """The simulated table as a frame source: what the demo's players lay, as a camera sees it.
 
-Whoever plays the table (the demo's simulated players, a test) says what lies on it
-with `lay`; every `read` returns a camera frame of that. Drawing a frame costs far
-more than reading one, so each of the last few layouts is drawn once and its frame
-handed out again whenever it lies on the table, as a still table gives a camera the
-same picture (a hand over the board holds still while its layout lasts).
+Whoever plays the table (the demo's simulated players, a test, a benchmark) says what
+lies on it with `lay`; every `read` returns a camera frame of that. The camera keeps
+the still table between frames (`SimCamera`), and each of the last few layouts is
+drawn once and its frame handed out again whenever it lies on the table, as a still
+table gives a camera the same picture (a hand over the board holds still while its
+layout lasts). The camera's own hunting for focus and exposure, when its conditions
+ask for it, goes over each frame as it is handed out: soft frames after the table
+changes, an exposure step when a hand comes into view.
 """
 
 from dataclasses import replace
@@ -12,7 +15,9 @@ from dataclasses import replace
 import numpy as np
 
 from companion.errors import CameraLostError
-from companion.sim import CameraPose, Conditions, Lay, Scene, SimFrame, render
+from companion.sim import CameraPose, Conditions, Lay, Scene, SimCamera, SimFrame
+from companion.sim.autos import Autos
+from companion.sim.effects import hunted
 from companion.sources.base import Frame, FrameSource
 
 KEEP_DRAWN = 6
@@ -29,10 +34,14 @@ class SimulatedTable(FrameSource):
         self.pose = pose
         self.conditions = conditions
         self.rng = rng
+        self.camera = SimCamera(pose)
         self.laid = Lay(scene)
         """What lies on the table now."""
         self.last: SimFrame | None = None
+        """The frame last handed out, with its truth (before the camera's hunting)."""
         self._drawn: list[tuple[Lay, SimFrame]] = []
+        self._autos = Autos()
+        self._before: Lay | None = None
         width, height = pose.frame_px
         self.description = f"simulated table, {width}x{height}"
 
@@ -48,10 +57,14 @@ class SimulatedTable(FrameSource):
         drawn = next((frame for seen, frame in self._drawn if seen == lay), None)
         if drawn is None:
             conditions = replace(self.conditions, hands=lay.hands)
-            drawn = render(lay.scene, self.pose, conditions, self.rng)
+            drawn = self.camera.shoot(lay.scene, conditions, self.rng)
             self._drawn = [*self._drawn[-(KEEP_DRAWN - 1) :], (lay, drawn)]
+        self._autos, tweak = self._autos.next(
+            lay != self._before, lay.hands, self.conditions, self.pose.frame_px[0]
+        )
+        self._before = lay
         self.last = drawn
-        return drawn.image
+        return drawn.image if tweak.none else hunted(drawn.image, tweak)
 
     def close(self) -> None:
         """Forget the frames drawn; the table stays as laid."""

@@ -17,6 +17,7 @@ from companion.kit.tags import MODULES, KitTag, Role, parse_tag
 from companion.phrases import Phrase, phrase
 from companion.vision.board import BoardFit
 from companion.vision.records import (
+    Covered,
     Detection,
     Duplicate,
     Point,
@@ -66,6 +67,10 @@ class PlacedToken:
     """The slot it lies on."""
     center_px: Point
     """Where it was seen in the frame (for looking again where it is missing)."""
+    side_px: float = 0.0
+    """The code's mean side in frame pixels, for telling whether another token lies
+    over it once it is missing; 0 when not known (a token made by hand), and the
+    other token's size is then the measure."""
 
 
 def classify(detections: Iterable[Detection], kit: str) -> Classified:
@@ -167,7 +172,7 @@ def place(
                 Unplaced(token.tag.text, f"outside every card area, at {x:.0f}, {y:.0f} mm")
             )
         else:
-            placed.append(PlacedToken(token.tag, slot, centre_px))
+            placed.append(PlacedToken(token.tag, slot, centre_px, token.detection.side_px))
     return placed, unplaced
 
 
@@ -195,6 +200,7 @@ def observe(
     foreign: Sequence[str],
     duplicates: Sequence[Duplicate] = (),
     wrong_board: Phrase | None = None,
+    covered: Sequence[Covered] = (),
 ) -> TableObservation:
     """Group placed tokens by slot into a table observation."""
     owners: dict[int, list[str]] = {}
@@ -218,4 +224,6 @@ def observe(
         )
         for slot in sorted(set(owners) | set(votes) | traps)
     }
-    return TableObservation(slots, tuple(unplaced), tuple(foreign), tuple(duplicates), wrong_board)
+    return TableObservation(
+        slots, tuple(unplaced), tuple(foreign), tuple(duplicates), wrong_board, tuple(covered)
+    )

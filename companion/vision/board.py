@@ -4,6 +4,10 @@ Corner and slot tags lie at known board positions (the layout), so every one see
 a frame is a point pair. With four or more, a homography maps the board plane; with
 more, RANSAC sets aside a tag that was moved or misread. The fit's reprojection
 error, in millimetres, says how far to trust it.
+
+A real lens bends the board, which then fits no homography; the calibration measures
+the lens (`lens_fit`), and every fit goes through it: pixels are straightened first,
+and the homography maps straightened pixels to millimetres.
 """
 
 from collections.abc import Sequence
@@ -13,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.lens import STRAIGHT, Lens, Points
 from companion.vision.records import Point
 
 MIN_ANCHORS = 4
@@ -28,16 +33,20 @@ Matrix = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class BoardFit:
-    """A homography from frame pixels to board millimetres, and how good it is."""
+    """A homography from (straightened) frame pixels to board millimetres, and how good
+    it is."""
 
     px_to_mm: tuple[tuple[float, ...], ...]
-    """The 3x3 homography, row by row (plain floats, so it can be saved as JSON)."""
+    """The 3x3 homography from pixels straightened by `lens`, row by row (plain floats,
+    so it can be saved as JSON)."""
     rms_error_mm: float
     """Root mean square distance between fitted and layout positions of the inliers."""
     anchors_used: int
     """How many fixed tags the fit rests on (inliers)."""
     anchors_seen: int
     """How many fixed tags were offered to it."""
+    lens: Lens = STRAIGHT
+    """The lens the frame's pixels are straightened by before the homography."""
 
     @property
     def agreeing(self) -> float:
@@ -50,22 +59,30 @@ class BoardFit:
         return np.array(self.px_to_mm, dtype=np.float64)
 
     def to_mm(self, points: Sequence[Point]) -> list[Point]:
-        """Map frame pixels to board millimetres."""
-        return _apply(self.matrix, points)
+        """Map frame pixels to board millimetres (straightening them first)."""
+        if not points:
+            return []
+        return _listed(_apply(self.matrix, self.lens.straighten(points)))
 
     def to_px(self, points: Sequence[Point]) -> list[Point]:
-        """Map board millimetres to frame pixels."""
-        return _apply(np.linalg.inv(self.matrix).astype(np.float64), points)
+        """Map board millimetres to frame pixels (bending them through the lens last)."""
+        if not points:
+            return []
+        inverse = np.linalg.inv(self.matrix).astype(np.float64)
+        return _listed(self.lens.bend(_apply(inverse, np.array(points, np.float64))))
 
 
-def fit_board(pixels: Sequence[Point], board_mm: Sequence[Point]) -> BoardFit | None:
-    """Fit the board to point pairs, or None when they cannot fix a plane.
+def fit_board(
+    pixels: Sequence[Point], board_mm: Sequence[Point], lens: Lens = STRAIGHT
+) -> BoardFit | None:
+    """Fit the board to point pairs through `lens`, or None when they cannot fix a
+    plane.
 
     None means fewer than four pairs, or pairs that lie (nearly) on a line.
     """
     if len(pixels) < MIN_ANCHORS:
         return None
-    src = np.array(pixels, dtype=np.float64).reshape(-1, 1, 2)
+    src = lens.straighten(pixels).reshape(-1, 1, 2)
     dst = np.array(board_mm, dtype=np.float64).reshape(-1, 1, 2)
     method = cv2.RANSAC if len(pixels) > MIN_ANCHORS else 0
     matrix, mask = cv2.findHomography(src, dst, method, RANSAC_THRESHOLD_MM)
@@ -77,12 +94,13 @@ def fit_board(pixels: Sequence[Point], board_mm: Sequence[Point]) -> BoardFit | 
     fitted = cv2.perspectiveTransform(src[inliers], matrix)
     rms = float(np.sqrt(np.mean(np.sum((fitted - dst[inliers]) ** 2, axis=2))))
     rows = tuple(tuple(float(v) for v in row) for row in matrix)
-    return BoardFit(rows, rms, int(inliers.sum()), len(pixels))
+    return BoardFit(rows, rms, int(inliers.sum()), len(pixels), lens)
 
 
-def _apply(matrix: Matrix, points: Sequence[Point]) -> list[Point]:
-    if not points:
-        return []
-    array = np.array(points, dtype=np.float64).reshape(-1, 1, 2)
-    mapped = cv2.perspectiveTransform(array, matrix).reshape(-1, 2)
-    return [(float(x), float(y)) for x, y in mapped]
+def _apply(matrix: Matrix, points: Points) -> Points:
+    mapped = cv2.perspectiveTransform(points.reshape(-1, 1, 2), matrix)
+    return np.asarray(mapped.reshape(-1, 2), np.float64)
+
+
+def _listed(points: Points) -> list[Point]:
+    return [(float(x), float(y)) for x, y in points]

@@ -1,14 +1,15 @@
 """Calibrating a table: one frame of the empty board fixes where the board lies.
 
-`calibrate` finds the corner and slot tags of one kit, fits the board, and records
-the kit, the layout, the frame size and how many pixels each tag's modules span. The
-result is saved as JSON and read back strictly: a damaged file is refused, never
-half-trusted.
+`calibrate` finds the corner and slot tags of one kit, fits the lens and the board to
+their corners (`lens_fit`), and records the kit, the layout, the frame size, the lens
+and how many pixels each tag's modules span. The result is saved as JSON and read
+back strictly: a damaged file is refused, never half-trusted. Files written before
+the lens was corrected (format 1) still read, as a straight lens.
 """
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -19,10 +20,13 @@ import numpy as np
 from companion.errors import CalibrationError, CalibrationFileError
 from companion.jsonfile import finite_number, load_json_file
 from companion.kit.layouts import Layout
-from companion.kit.tags import MIN_PX_PER_MODULE, MODULES, check_kit_id
-from companion.vision.assign import anchor_pairs, classify, kits_in
-from companion.vision.board import MIN_ANCHORS, BoardFit, fit_board
+from companion.kit.tags import MIN_PX_PER_MODULE, MODULES, MODULES_ACROSS, check_kit_id
+from companion.vision.assign import KitDetection, anchor_key, classify, kits_in
+from companion.vision.board import MIN_ANCHORS, BoardFit
 from companion.vision.decode import Decoder, Gray
+from companion.vision.lens import STRAIGHT, Lens
+from companion.vision.lens_fit import fit_lens
+from companion.vision.records import Point
 from companion.wording import count
 
 MAX_RMS_ERROR_MM = 2.0
@@ -31,11 +35,15 @@ wrong slot near card edges."""
 MIN_AGREEING_EMPTY = 0.85
 """On the empty board all tags should agree with the fit; one in eight may be off (a
 sticker put back askew). A stricter share than in play, where tokens cover tags."""
-FORMAT = 1
-"""Version of the calibration file format."""
+FORMAT = 2
+"""Version of the calibration file format: 2 added the lens."""
+STRAIGHT_FORMAT = 1
+"""The format before the lens, still read (as a straight lens)."""
 MAX_FRAME_SIDE = 65_536
 """Pixels a side of the largest frame a calibration may claim, far beyond any camera
 (the Camera Module 3 gives 4608 x 2592)."""
+LENS_FIELDS = (("centre_px", 2), ("scale_px", 2), ("k", 3))
+"""The lens object's fields in the file, and how many numbers each holds."""
 MIN_DETERMINANT = 1e-12
 """A pixels-to-millimetres matrix closer than this to singular maps the frame onto a line
 or a point (`fit_board` refuses such fits too): it could not map the board back."""
@@ -52,9 +60,12 @@ class Calibration:
     frame_size: tuple[int, int]
     """Width and height of the calibration frame, in pixels."""
     board: BoardFit
-    """The board fit: pixels to millimetres, and its error."""
+    """The board fit: the lens, straightened pixels to millimetres, and its error."""
     px_per_module: Mapping[str, float] = field(default_factory=dict)
     """Tag text to the pixels per module it was seen at."""
+    straight_rms_error_mm: float | None = None
+    """The error of a fit without the lens correction, to tell how far the lens bent
+    the board (None when not measured: a format 1 file, whose fit is straight)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "px_per_module", MappingProxyType(dict(self.px_per_module)))
@@ -73,6 +84,8 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         """The calibration as its JSON document."""
+        lens = self.board.lens
+        straight = self.straight_rms_error_mm
         return {
             "format": FORMAT,
             "kit": self.kit,
@@ -80,8 +93,14 @@ class Calibration:
             "frame_size": list(self.frame_size),
             "px_to_mm": [list(row) for row in self.board.px_to_mm],
             "rms_error_mm": self.board.rms_error_mm,
+            "straight_rms_error_mm": self.board.rms_error_mm if straight is None else straight,
             "anchors_used": self.board.anchors_used,
             "anchors_seen": self.board.anchors_seen,
+            "lens": {
+                "centre_px": list(lens.centre_px),
+                "scale_px": list(lens.scale_px),
+                "k": list(lens.k),
+            },
             "px_per_module": dict(sorted(self.px_per_module.items())),
         }
 
@@ -99,31 +118,73 @@ def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) ->
         )
     (kit,) = kits
     found = classify(detections, kit)
-    pixels, board_mm = anchor_pairs(found.anchors, layout)
-    if len(pixels) < MIN_ANCHORS:
+    pixels, board_mm, tags = corner_pairs(found.anchors, layout)
+    seen = len(set(tags))
+    if seen < MIN_ANCHORS:
         raise CalibrationError(
-            f"only {len(pixels)} corner or slot tags of kit {kit} found on layout "
+            f"only {seen} corner or slot tags of kit {kit} found on layout "
             f"{layout.name}; at least {MIN_ANCHORS} are needed"
         )
-    fit = fit_board(pixels, board_mm)
-    if fit is None:
+    height, width = gray.shape[:2]
+    fitted = fit_lens(pixels, board_mm, tags, (width, height))
+    if fitted is None:
         raise CalibrationError(
-            f"the {len(pixels)} corner and slot tags found do not span the board: "
+            f"the {seen} corner and slot tags found do not span the board: "
             "they lie on a line or in one spot"
         )
+    fit = fitted.board
+    corrected = " even after correcting the lens's distortion"
     if fit.agreeing < MIN_AGREEING_EMPTY:
         raise CalibrationError(
             f"only {fit.anchors_used} of {fit.anchors_seen} corner and slot tags agree with "
-            f"layout {layout.name}: is it the right layout, or were tags moved?"
+            f"layout {layout.name}{corrected}: is it the right layout, or were tags moved?"
         )
     if fit.rms_error_mm > MAX_RMS_ERROR_MM:
         raise CalibrationError(
-            f"the board fit is off by {fit.rms_error_mm:.1f} mm (at most {MAX_RMS_ERROR_MM:.0f}): "
-            f"is the layout {layout.name} the right one, and is the board flat?"
+            f"the board fit is off by {fit.rms_error_mm:.1f} mm{corrected} "
+            f"(at most {MAX_RMS_ERROR_MM:.0f}): is the layout {layout.name} the right one, "
+            "and is the board flat?"
         )
-    height, width = gray.shape[:2]
+    try:
+        fit.lens.check((width, height))
+    except CalibrationError as err:
+        raise CalibrationError(
+            f"the lens's distortion could not be corrected: {err}; is the layout "
+            f"{layout.name} the right one, and is the board flat?"
+        ) from None
     ppm = {a.tag.text: round(a.px_per_module, 2) for a in (*found.anchors, *found.tokens)}
-    return Calibration(kit, layout_name, (width, height), fit, ppm)
+    return Calibration(kit, layout_name, (width, height), fit, ppm, fitted.straight_rms_error_mm)
+
+
+def corner_pairs(
+    anchors: Sequence[KitDetection], layout: Layout
+) -> tuple[list[Point], list[Point], list[str]]:
+    """The corners of the codes of the anchors the layout knows: their frame pixels,
+    where they lie on the board with the tag laid upright, and the tag text of each.
+
+    A code's own square is `MODULES` of the printed tag's `MODULES_ACROSS` modules (the
+    rest is its quiet zone); the decoder gives its corners in the code's order, which
+    is the board's upright order turned with the sticker (`fit_lens` fits the turn)."""
+    sizes = {("corner", c.corner): c.size_mm for c in layout.corners}
+    sizes.update({("slot", s.slot): s.tag_size_mm for s in layout.slots})
+    places = layout.anchors()
+    pixels: list[Point] = []
+    board: list[Point] = []
+    tags: list[str] = []
+    for anchor in anchors:
+        key = anchor_key(anchor.tag)
+        if key not in places:
+            continue
+        (x, y), half = places[key], sizes[key] * MODULES / MODULES_ACROSS / 2
+        pixels += anchor.detection.corners_px
+        board += [
+            (x - half, y - half),
+            (x + half, y - half),
+            (x + half, y + half),
+            (x - half, y + half),
+        ]
+        tags += [anchor.tag.text] * 4
+    return pixels, board, tags
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -139,8 +200,9 @@ def load_calibration(path: Path) -> Calibration:
 
 
 def _parse(doc: Any) -> Calibration:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"expected a calibration object of format {FORMAT}")
+    version = doc.get("format") if isinstance(doc, dict) else None
+    if isinstance(version, bool) or version not in (STRAIGHT_FORMAT, FORMAT):
+        raise ValueError(f"expected a calibration object of format {STRAIGHT_FORMAT} or {FORMAT}")
     rows = doc["px_to_mm"]
     if not isinstance(rows, list) or len(rows) != 3 or any(len(r) != 3 for r in rows):
         raise ValueError("px_to_mm must be a 3x3 matrix")
@@ -165,13 +227,39 @@ def _parse(doc: Any) -> Calibration:
     rms = _finite(doc["rms_error_mm"])
     if rms < 0:
         raise ValueError("rms_error_mm must not be negative")
-    board = BoardFit(matrix, rms, _count(doc["anchors_used"]), _count(doc["anchors_seen"]))
+    lens, straight_rms = STRAIGHT, None
+    if version == FORMAT:
+        lens = _lens(doc["lens"], (width, height))
+        straight_rms = _finite(doc["straight_rms_error_mm"])
+        if straight_rms < 0:
+            raise ValueError("straight_rms_error_mm must not be negative")
+    used, seen = _count(doc["anchors_used"]), _count(doc["anchors_seen"])
+    board = BoardFit(matrix, rms, used, seen, lens)
     layout, kit = doc["layout"], doc["kit"]
     if not isinstance(layout, str) or not layout:
         raise ValueError("layout must be a name")
     if not isinstance(kit, str):
         raise ValueError("kit must be a kit id")
-    return Calibration(check_kit_id(kit), layout, (width, height), board, sizes)
+    return Calibration(check_kit_id(kit), layout, (width, height), board, sizes, straight_rms)
+
+
+def _lens(doc: Any, frame_size: tuple[int, int]) -> Lens:
+    """The lens object of a format 2 file, checked over the calibration's frame."""
+    if not isinstance(doc, dict):
+        raise ValueError("lens must be an object")
+    centre, scale, k = (_numbers(doc[name], size, name) for name, size in LENS_FIELDS)
+    lens = Lens((centre[0], centre[1]), (scale[0], scale[1]), (k[0], k[1], k[2]))
+    try:
+        lens.check(frame_size)
+    except CalibrationError as err:
+        raise ValueError(f"lens: {err}") from None
+    return lens
+
+
+def _numbers(value: object, size: int, name: str) -> list[float]:
+    if not isinstance(value, list) or len(value) != size:
+        raise ValueError(f"lens {name} must be a list of {size} numbers")
+    return [_finite(v) for v in value]
 
 
 def _finite(value: object) -> float:

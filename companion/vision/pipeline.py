@@ -1,11 +1,13 @@
 """Reading one frame: decode, fit the board, look again where tags are missing, assign.
 
 The board is re-fitted from the corner and slot tags of every frame (boards get
-bumped); with too few in view (hands, tokens on top) the calibration's fit stands in.
-Frames in which tokens span more than about 5 px per module are decoded at a reduced
-scale chosen from the calibration, and tags expected but missing (a token seen a
-moment ago; the corner and slot tags, when too few were read to fit the board) are
-looked for again in a full-resolution crop around where they should be.
+bumped), through the calibration's lens; with too few in view (hands, tokens on top)
+the calibration's fit stands in. Frames in which tokens span more than about 5 px per
+module are decoded at a reduced scale chosen from the calibration (so that the
+smallest, at the board's edge through a wide lens, keep their 5 px), and tags
+expected but missing (a token seen a moment ago; the corner and slot tags, when too
+few were read to fit the board) are looked for again in a full-resolution crop around
+where they should be.
 `TableWatcher` adds the stabiliser to turn frames into settled tables.
 """
 
@@ -33,6 +35,7 @@ from companion.vision.assign import (
 from companion.vision.board import MIN_AGREEING, MIN_ANCHORS, BoardFit, fit_board
 from companion.vision.calibration import MAX_RMS_ERROR_MM, Calibration
 from companion.vision.decode import Decoder, Gray
+from companion.vision.lens import Lens
 from companion.vision.records import Detection, Point, TableObservation
 from companion.vision.stabilise import Settled, Stabiliser
 
@@ -100,11 +103,14 @@ class TableReader:
             for tag, _, size in anchors
             if tag.text in calibration.px_per_module
         )
+        unknown = DECODE_PX_PER_MODULE * MODULES_ACROSS
         self._token_px = (
-            px_per_mm[len(px_per_mm) // 2] * layout.token_size_mm
-            if px_per_mm
-            else DECODE_PX_PER_MODULE * MODULES_ACROSS
+            px_per_mm[len(px_per_mm) // 2] * layout.token_size_mm if px_per_mm else unknown
         )
+        """A token's size in calibration pixels, typically: how large a crop to look in."""
+        self._least_token_px = px_per_mm[0] * layout.token_size_mm if px_per_mm else unknown
+        """A token's size in calibration pixels where the board is seen smallest (its
+        edge, through a wide lens): what the decode scale must keep readable."""
 
     def read(self, frame: Frame, look_again: Mapping[str, Point] | None = None) -> FrameReading:
         """Read a frame (greyscale or BGR); `look_again` maps token texts to where they
@@ -112,12 +118,14 @@ class TableReader:
         started = time.perf_counter()
         gray = to_gray(frame)
         height, width = gray.shape
-        tag_px = self._token_px * width / self.calibration.frame_size[0]
-        scale = self._decode_scale or min(1.0, DECODE_PX_PER_MODULE * MODULES_ACROSS / tag_px)
+        shrink = width / self.calibration.frame_size[0]
+        tag_px = self._token_px * shrink
+        least_px = self._least_token_px * shrink
+        scale = self._decode_scale or min(1.0, DECODE_PX_PER_MODULE * MODULES_ACROSS / least_px)
         detections = self._decode(gray, scale)
         found = classify(detections, self.calibration.kit)
-        fit = self._refit(found)
         fallback = self._fallback((width, height))
+        fit = self._refit(found, fallback.lens)
 
         targets = self._missing_tokens(found, look_again or {})
         if fit is None:
@@ -130,12 +138,12 @@ class TableReader:
         if extra:
             found = classify([*detections, *extra], self.calibration.kit)
             if fit is None:
-                fit = self._refit(found)
+                fit = self._refit(found, fallback.lens)
         board, refitted = (fit, True) if fit is not None else (fallback, False)
 
         placed, unplaced = place([*found.tokens, *found.copies], board, self.layout)
         placed, unplaced, duplicates = set_apart_copies(placed, unplaced)
-        wrong_board = None if fit is not None else self._wrong_board(found)
+        wrong_board = None if fit is not None else self._wrong_board(found, fallback.lens)
         return FrameReading(
             observation=observe(placed, unplaced, found.foreign, duplicates, wrong_board),
             placed=tuple(placed),
@@ -157,14 +165,15 @@ class TableReader:
         )
         return _shifted(self.decoder.decode(small), 0, 0, 1.0 / scale)
 
-    def _refit(self, found: Classified) -> BoardFit | None:
-        """The board fitted to this frame's corner and slot tags, if they fix it well."""
-        fit = fit_board(*anchor_pairs(found.anchors, self.layout))
+    def _refit(self, found: Classified, lens: Lens) -> BoardFit | None:
+        """The board fitted through `lens` (the calibration's, at this frame's size) to
+        this frame's corner and slot tags, if they fix it well."""
+        fit = fit_board(*anchor_pairs(found.anchors, self.layout), lens)
         if fit is None or fit.rms_error_mm > MAX_RMS_ERROR_MM or fit.agreeing < MIN_AGREEING:
             return None
         return fit
 
-    def _wrong_board(self, found: Classified) -> Phrase | None:
+    def _wrong_board(self, found: Classified, lens: Lens) -> Phrase | None:
         """Why the corner and slot tags in view are not the calibrated board's, if
         they are not: a tag the layout has no place for, or more than enough tags to
         fit a board of which too few lie where the layout puts them (as `calibrate`
@@ -183,7 +192,7 @@ class TableReader:
         pixels, board_mm = anchor_pairs(found.anchors, self.layout)
         if len(pixels) <= MIN_ANCHORS:
             return None
-        fit = fit_board(pixels, board_mm)
+        fit = fit_board(pixels, board_mm, lens)
         agreeing = 0 if fit is None else fit.anchors_used
         if agreeing >= MIN_AGREEING * len(pixels):
             return None
@@ -197,14 +206,15 @@ class TableReader:
         )
 
     def _fallback(self, size: tuple[int, int]) -> BoardFit:
-        """The calibration's fit, rescaled to this frame size."""
+        """The calibration's fit, lens and all, rescaled to this frame size."""
         if size not in self._fallbacks:
             fit = self.calibration.board
             sx = self.calibration.frame_size[0] / size[0]
             sy = self.calibration.frame_size[1] / size[1]
             matrix = fit.matrix @ np.diag([sx, sy, 1.0])
             rows = tuple(tuple(float(v) for v in row) for row in matrix)
-            self._fallbacks[size] = BoardFit(rows, fit.rms_error_mm, fit.anchors_used, 0)
+            lens = fit.lens.rescaled(sx, sy)
+            self._fallbacks[size] = BoardFit(rows, fit.rms_error_mm, fit.anchors_used, 0, lens)
         return self._fallbacks[size]
 
     def _missing_tokens(self, found: Classified, look_again: Mapping[str, Point]) -> list[Point]:
@@ -213,8 +223,9 @@ class TableReader:
         return [p for text, p in look_again.items() if text not in seen]
 
     def _missing_anchors(self, found: Classified, board: BoardFit) -> list[Point]:
-        """Where the corner and slot tags this frame missed should be: looked for only
-        when too few were read to fit the board."""
+        """Where the corner and slot tags this frame missed should be (bent through the
+        lens, where the frame shows them): looked for only when too few were read to
+        fit the board."""
         seen = {a.detection.text for a in found.anchors}
         return board.to_px([p for text, p in self._anchors.items() if text not in seen])
 

@@ -119,6 +119,33 @@ class Duplicate:
 
 
 @dataclass(frozen=True)
+class Covered:
+    """A token that was seen and is no longer, with another token seen lying over where
+    it was: a disc laid partly on another hides it. It is not in any slot (nothing is
+    said to lie where it is not seen), but the players are told, since a table read
+    without it may still be a legal round, scored wrongly."""
+
+    text: str
+    """The covered token's text."""
+    slot: int
+    """The slot it was last seen on."""
+    by: str
+    """The text of the token lying over it."""
+
+    def worded(self, name: Phrase | str, by: Phrase | str) -> Phrase:
+        """The problem in words, the covered token called `name` and the token over it
+        `by` ("Dan's vote dial 2", "Ann's owner token 1")."""
+        # NOTE: two token names make a long line, and the screen shows a problem in two
+        # lines of about 45 characters: keep the slot in them before any advice
+        return phrase(
+            "{token} lies under {other} on slot {slot}: move them apart",
+            token=name,
+            other=by,
+            slot=self.slot,
+        )
+
+
+@dataclass(frozen=True)
 class TableObservation:
     """What one frame (or the stabiliser, over several) says lies on the table."""
 
@@ -133,6 +160,9 @@ class TableObservation:
     wrong_board: Phrase | None = None
     """Why the board in view is not the calibrated one, when it is not: its corner and
     slot tags are not where the calibration's layout puts them."""
+    covered: tuple[Covered, ...] = ()
+    """Tokens the stabiliser still knows of, hidden under another token; none of them
+    is in `slots`."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "slots", MappingProxyType(dict(sorted(self.slots.items()))))

@@ -5,20 +5,35 @@ put down. A token counts only once it has been seen in the same slot in
 `settle_frames` frames; a token not seen for up to `keep_frames` frames (a hand over
 it) is kept where it was; after that it has left and is dropped. A token moved to
 another slot starts settling again. Nothing is ever reported that was not seen.
+
+Tokens are discs a few millimetres thick, and one laid partly on another hides it:
+the one below was seen, then vanishes while the table is otherwise still. Dropping it
+could leave a legal table (a second vote in Odyssey) and a wrong score, so a token
+with another seen lying over where it was is kept for as long as one lies there, and
+for `keep_frames` after, as *covered*: in no slot, but reported, for the players to
+move the two apart. Seen again, it simply comes back.
 """
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from companion.errors import SettingError
 from companion.kit.tags import KitTag
 from companion.vision.assign import PlacedToken, observe
-from companion.vision.records import Point, TableObservation
+from companion.vision.records import Covered, Point, TableObservation
 
 SETTLE_FRAMES = 5
 """Frames a token must be seen in the same slot before it counts (0.5 s at 10 fps)."""
 KEEP_FRAMES = 15
 """Frames a settled token may go unseen before it is taken as gone (1.5 s at 10 fps)."""
+TOKEN_ACROSS = 1.7
+"""A token's disc across, in sides of its code: the disc holds the printed tag (the
+code and its quiet zone, 25 modules for the code's 21) within its circle, so it is at
+least sqrt(2) * 25 / 21 = 1.68 code sides across. Two discs overlap, so one may hide
+the other, only when their centres are closer than this many sides of the larger code
+(the sum of two radii is at most the larger diameter): erring wide asks the players to
+move two tokens apart rather than risk scoring a table without the one below."""
 
 
 @dataclass(frozen=True)
@@ -26,10 +41,11 @@ class Settled:
     """The stabiliser's view after a frame."""
 
     observation: TableObservation
-    """The settled tokens by slot, with the latest frame's unplaced tokens, foreign
-    codes, copies of tokens and word on the board."""
+    """The settled tokens by slot, the covered tokens, with the latest frame's
+    unplaced tokens, foreign codes, copies of tokens and word on the board."""
     steady: bool
-    """True when no token is still settling: the table has held still."""
+    """True when no token is still settling: the table has held still (a covered token
+    does not stop it, since it stays covered until the players move the tokens)."""
     pending: tuple[str, ...]
     """Texts of tokens seen but not yet settled."""
     hidden: tuple[str, ...]
@@ -41,8 +57,19 @@ class _Track:
     """What the stabiliser remembers of one token."""
 
     token: PlacedToken
+    """Where and how large it was last seen."""
     seen_in_slot: int
+    """How many frames it has been seen in that slot."""
     last_seen: int
+    """The last frame it was seen in."""
+    last_covered: int = 0
+    """The last frame a seen token lay over where this one was last seen."""
+    covered_by: str = ""
+    """The text of that token."""
+
+    def missing_for(self, now: int) -> int:
+        """Frames since the token was last seen or last known to lie under another."""
+        return now - max(self.last_seen, self.last_covered)
 
 
 class Stabiliser:
@@ -71,12 +98,20 @@ class Stabiliser:
                 track.last_seen = now
             else:
                 self._tracks[token.tag] = _Track(token, 1, now)
+        seen = [t.token for t in self._tracks.values() if t.last_seen == now]
         for tag, track in list(self._tracks.items()):
-            if now - track.last_seen > self.keep_frames:
+            over = None if track.last_seen == now else _lying_over(track.token, seen)
+            if over is not None:
+                track.last_covered = now
+                track.covered_by = over.tag.text
+            if track.missing_for(now) > self.keep_frames:
                 del self._tracks[tag]
 
-        settled = [t for t in self._tracks.values() if t.seen_in_slot >= self.settle_frames]
-        pending = [t for t in self._tracks.values() if t.seen_in_slot < self.settle_frames]
+        tracks = sorted(self._tracks.values(), key=lambda t: t.token.tag.text)
+        covered = [t for t in tracks if now - t.last_seen > self.keep_frames]
+        there = [t for t in tracks if now - t.last_seen <= self.keep_frames]
+        settled = [t for t in there if t.seen_in_slot >= self.settle_frames]
+        pending = [t for t in there if t.seen_in_slot < self.settle_frames]
         hidden = [t for t in settled if t.last_seen != now]
         return Settled(
             observation=observe(
@@ -85,10 +120,11 @@ class Stabiliser:
                 latest.foreign,
                 latest.duplicates,
                 latest.wrong_board,
+                [Covered(t.token.tag.text, t.token.slot, t.covered_by) for t in covered],
             ),
             steady=not pending,
-            pending=tuple(sorted(t.token.tag.text for t in pending)),
-            hidden=tuple(sorted(t.token.tag.text for t in hidden)),
+            pending=tuple(t.token.tag.text for t in pending),
+            hidden=tuple(t.token.tag.text for t in hidden),
         )
 
     def look_again(self) -> Mapping[str, Point]:
@@ -98,3 +134,17 @@ class Stabiliser:
     def clear(self) -> None:
         """Forget every token: the table was cleared for a new round."""
         self._tracks.clear()
+
+
+def _lying_over(missing: PlacedToken, seen: Iterable[PlacedToken]) -> PlacedToken | None:
+    """The seen token nearest to where `missing` was last seen, if its disc overlaps
+    that place (closer than `TOKEN_ACROSS` sides of the larger code). A size not known
+    counts as none, so the other token's size decides; with neither known, no token
+    is taken to lie over another and a missing token leaves as it always did."""
+
+    def apart(token: PlacedToken) -> float:
+        (x0, y0), (x1, y1) = missing.center_px, token.center_px
+        return math.hypot(x1 - x0, y1 - y0)
+
+    over = [t for t in seen if apart(t) < TOKEN_ACROSS * max(missing.side_px, t.side_px)]
+    return min(over, key=apart, default=None)

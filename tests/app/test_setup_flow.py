@@ -14,7 +14,7 @@ from companion.app.states import Phase
 from companion.journal import History, Journal
 from companion.kit.tags import KitTag, Role
 from companion.language import Language
-from companion.vision.records import SlotContents, TableObservation, Vote
+from companion.vision.records import Covered, SlotContents, TableObservation, Vote
 
 SLOTS = tuple(range(1, 13))
 EMPTY = TableObservation()
@@ -145,6 +145,25 @@ def test_two_tokens_on_one_slot_are_named_and_block_until_resolved(journal: Jour
     assert session.state.draft.seats == ("red", "green", "pink", "blue")
     touch(session, len(KIT_COLOURS))
     assert session.state.phase is Phase.NAMES
+
+
+def test_an_owner_token_under_another_is_named_and_blocks_until_both_are_seen(
+    journal: Journal,
+) -> None:
+    session = fresh(journal)
+    through_editions(session, "odyssey")
+    session.see(EMPTY, True, 0.0)
+    blue, red = (KitTag("CAFE1", Role.OWNER, colour=c, index=1).text for c in ("blue", "red"))
+    under = replace(tokens((1, "red"), (2, "green"), (3, "pink")), covered=(Covered(blue, 1, red),))
+    session.see(under, True, 1.0)
+    assert [str(p) for p in session.state.at.problems] == [
+        "blue's owner token 1 lies under red's owner token 1 on slot 1: move them apart"
+    ]
+    touch(session, len(KIT_COLOURS))  # done: refused while blue cannot be read
+    assert session.state.phase is Phase.SEATS
+    session.see(tokens((1, "red"), (4, "blue"), (2, "green"), (3, "pink")), True, 2.0)
+    assert session.state.at.problems == ()
+    assert session.state.draft.seats == ("red", "green", "pink", "blue")
 
 
 def test_a_token_of_another_kit_is_named(journal: Journal) -> None:

@@ -12,7 +12,14 @@ from companion.language import Language, translations
 from companion.phrases import Phrase
 from companion.rules import Game, Reveal, find_ruleset
 from companion.vision.assign import token_label
-from companion.vision.records import Duplicate, SlotContents, TableObservation, Unplaced, Vote
+from companion.vision.records import (
+    Covered,
+    Duplicate,
+    SlotContents,
+    TableObservation,
+    Unplaced,
+    Vote,
+)
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
 GAME = Game.start(find_ruleset("odyssey"), LINEUP.names, "Ann")
@@ -68,6 +75,15 @@ def test_a_token_off_the_cards_and_tokens_lying_twice_are_named_by_their_player(
         "à poser sur une carte ou à retirer",
         "la molette de vote 1 de Ben est deux fois sur la table (emplacements 2 et 5)",
         "la molette piège est 3 fois sur la table (3 hors des cartes)",
+    )
+
+
+def test_a_token_hidden_under_another_is_said_with_both_tokens_and_the_slot() -> None:
+    dial = KitTag("CAFE1", Role.VOTE, colour="yellow", index=2).text
+    owner = KitTag("CAFE1", Role.OWNER, colour="red", index=1).text
+    seen = TableObservation(cards_laid(), covered=(Covered(dial, 1, owner),))
+    assert french(read_table(seen, GAME, LINEUP).problems) == (
+        "le jeton de propriétaire 1 d'Ann recouvre la molette de vote 2 de Dan sur l'emplacement 1",
     )
 
 

@@ -2,15 +2,19 @@
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from companion.cli import calibrate as calibrate_command
 from companion.cli import main
+from companion.kit.layouts import load_layout
 from companion.kit.tags import KitTag, Role
 from companion.sim import ForeignCode, Placement, Scene, render
+from tests.vision.bent import WEBCAM, BentDecoder
 from tests.vision.scenes import (
     KIT,
     LAYOUT_NAME,
@@ -62,9 +66,34 @@ def test_calibrate_saves_kit_layout_frame_size_fit_and_tag_sizes(
     assert doc["rms_error_mm"] < 1.0
     assert len(doc["px_per_module"]) == 8
     assert all(3.5 < ppm < 5 for ppm in doc["px_per_module"].values())
-    assert capsys.readouterr().out.startswith(
+    printed = capsys.readouterr().out
+    assert printed.startswith(
         f"calibrated kit {KIT} on layout small-4: 8 of 8 corner and slot tags"
     )
+    assert "lens" not in printed  # the simulated camera is a pinhole: nothing to correct
+    assert doc["lens"]["k"] == [0, 0, 0]
+
+
+def test_calibrate_says_how_far_the_lens_bent_the_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    classic = load_layout("classic-8")
+    bent = BentDecoder(classic, KIT, WEBCAM)
+    monkeypatch.setattr(calibrate_command, "make_decoder", lambda name: bent)
+    image = saved(tmp_path / "webcam.png", np.zeros(WEBCAM.frame_px[::-1], np.uint8))
+    out = tmp_path / "cal.json"
+    status, printed, err = run(
+        ["calibrate", image, "--layout", "classic-8", "--out", str(out)], capsys
+    )
+    assert status == 0
+    assert all(line.startswith("companion calibrate: warning: ") for line in err.splitlines())
+    assert re.fullmatch(
+        rf"calibrated kit {KIT} on layout classic-8: 12 of 12 corner and slot tags fit within "
+        r"0\.1 mm after correcting the lens \(uncorrected the fit was off by [3-9]\.\d mm\); "
+        rf"tags at \d\.\d to \d\.\d px per module; saved to {re.escape(str(out))}\n",
+        printed,
+    )
+    assert json.loads(out.read_text())["straight_rms_error_mm"] > 3
 
 
 def test_calibrate_warns_about_tags_below_4_px_per_module(
@@ -139,7 +168,9 @@ def test_calibrate_refuses_a_board_that_does_not_fit_the_layout(
     )
     assert status == 2
     assert (
-        "agree with layout odyssey-12: is it the right layout, or were tags moved?" in err
+        "agree with layout odyssey-12 even after correcting the lens's distortion: "
+        "is it the right layout, or were tags moved?"
+        in err
         or "the board fit is off by" in err
     )
     assert err.count("\n") == 1

@@ -50,6 +50,12 @@ def test_tokens_go_to_the_slot_whose_card_area_holds_their_centre() -> None:
     assert unplaced == []
 
 
+def test_a_placed_token_keeps_the_size_it_was_seen_at() -> None:
+    found = classify([code(RED_VOTE, *card_centre(3), side=30.0)], "CAFE")
+    placed, _ = place(found.tokens, IDENTITY, LAYOUT)
+    assert [p.side_px for p in placed] == [30.0]
+
+
 def test_a_token_outside_every_card_area_is_unplaced_with_the_reason() -> None:
     found = classify([code(TRAP, 2, 250)], "CAFE")
     placed, unplaced = place(found.tokens, IDENTITY, LAYOUT)

@@ -1,11 +1,12 @@
 """Damaged calibration files: a `CalibrationFileError` naming the file, or a calibration
 the table reader can use without crashing or reading nonsense.
 
-A real calibration (the simulated small board, calibrated from a rendered frame) is
-saved, damaged in its structure (tests/mutations.py, plus degenerate matrices and
-sizes) and in its bytes, and loaded. Whatever `load_calibration` accepts is then handed
-to a `TableReader` that reads frames in which a token is seen but no board tag, so the
-calibration's own fit must place it: every number that comes out must be finite.
+A real calibration (the simulated small board, calibrated from a rendered frame, with
+its straight lens or a bending one) is saved, damaged in its structure
+(tests/mutations.py, plus degenerate matrices, sizes and lenses) and in its bytes, and
+loaded. Whatever `load_calibration` accepts is then handed to a `TableReader` that
+reads frames in which a token is seen but no board tag, so the calibration's own fit
+must place it: every number that comes out must be finite.
 """
 
 import json
@@ -29,6 +30,13 @@ from tests.mutations import damaged_files
 from tests.vision.scenes import KIT, calibration, layout
 
 TOKEN = KitTag(KIT, Role.OWNER, colour="red", index=1).text
+
+
+def lens(**changes: object) -> dict[str, object]:
+    """A lens object of the calibration's 2304x1296 frame (a mild barrel), changed."""
+    return {"centre_px": [1151.5, 647.5], "scale_px": [1321.7, 1321.7], "k": [0.1, 0, 0]} | changes
+
+
 DEGENERATE = {
     "px_to_mm": [
         [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
@@ -56,6 +64,24 @@ DEGENERATE = {
     "kit": [12345, "cafe1", ""],
     "anchors_used": [-1, 4.5, "8"],
     "rms_error_mm": [-1.0, "0.1"],
+    "straight_rms_error_mm": [-1.0, "0.1", None],
+    "format": [0, 3, "2", True, 2.5],
+    "lens": [
+        None,
+        [1151.5, 647.5],
+        {"centre_px": [1151.5, 647.5], "scale_px": [1321.7, 1321.7]},
+        lens(scale_px=[0, 1321.7]),
+        lens(scale_px=[-1321.7, 1321.7]),
+        lens(centre_px=[1e6, 647.5]),
+        lens(centre_px=[True, 647.5]),
+        lens(centre_px=[1151.5]),
+        lens(k=[-0.6, 0, 0]),
+        lens(k=[0, 0, 50]),
+        lens(k=[0, 0, 1e300]),
+        lens(k=[0.1, 0]),
+        lens(k=["0.1", 0, 0]),
+        lens(scale_px=[1e-300, 1e-300]),
+    ],
 }
 """Values of the right shape that still say nothing a table could have produced."""
 
@@ -79,6 +105,8 @@ def saved_document() -> dict[str, Any]:
 @st.composite
 def calibration_files(draw: st.DrawFn) -> bytes:
     doc = saved_document()
+    if draw(st.booleans()):  # the simulated camera's lens is straight; a real one bends
+        doc["lens"] = lens()
     if draw(st.booleans()):
         field = draw(st.sampled_from(sorted(DEGENERATE)))
         doc[field] = draw(st.sampled_from(DEGENERATE[field]))
@@ -120,6 +148,13 @@ def test_the_real_calibration_is_usable(calibration_path: Path) -> None:
     save_calibration(calibration(), calibration_path)
     accepted = load(calibration_path)
     assert accepted == calibration()
+    check_usable(accepted)
+
+
+def test_a_calibration_through_a_bending_lens_is_usable(calibration_path: Path) -> None:
+    calibration_path.write_text(json.dumps(saved_document() | {"lens": lens()}))
+    accepted = load(calibration_path)
+    assert accepted is not None and not accepted.board.lens.is_straight
     check_usable(accepted)
 
 

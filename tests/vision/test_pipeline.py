@@ -1,15 +1,21 @@
 """Reading whole frames: refit per frame, fall back to the calibration, look again."""
 
 import dataclasses
+import math
 
 import numpy as np
+import pytest
 
-from companion.kit.tags import KitTag, Role, parse_tag
+from companion.kit.layouts import load_layout
+from companion.kit.tags import MODULES_ACROSS, KitTag, Role, parse_tag
 from companion.sim import Conditions, render
+from companion.vision.board import BoardFit
+from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import Gray, make_decoder
-from companion.vision.pipeline import TableReader, TableWatcher, to_gray
+from companion.vision.pipeline import DECODE_PX_PER_MODULE, TableReader, TableWatcher, to_gray
 from companion.vision.records import Detection
 from companion.vision.stabilise import Stabiliser
+from tests.vision.bent import WEBCAM, BentDecoder
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout, round_frame, true_slots
 
 
@@ -133,3 +139,81 @@ def test_tags_beyond_the_frame_edge_do_not_break_the_reader() -> None:
     reading = reader().read(frame.image)
     slots = true_slots(frame)
     assert all(slots[p.tag.text] == p.slot for p in reading.placed)
+
+
+CLASSIC = load_layout("classic-8")
+BENT = BentDecoder(CLASSIC, "CAFE", WEBCAM)
+"""The classic board's tags through a webcam's barrel."""
+OWNER = KitTag("CAFE", Role.OWNER, colour="red", index=1).text
+
+
+class BentTable:
+    """The classic board through a webcam, an owner token near the outer corner of slot
+    1's card, in frames `shrink` times smaller than the camera's; corner and slot tags
+    only if `anchors`, and nothing in crops (as when hands cover the board)."""
+
+    name = "bent-table"
+
+    def __init__(self, shrink: float, *, anchors: bool) -> None:
+        self.shrink, self.anchors = shrink, anchors
+        x0, y0, _, _ = CLASSIC.slots[0].card_mm
+        self.token_mm = (x0 + 16.0, y0 + 16.0)
+
+    def decode(self, gray: Gray) -> list[Detection]:
+        width, height = WEBCAM.frame_px
+        if gray.shape != (round(height / self.shrink), round(width / self.shrink)):
+            return []
+        x, y = self.token_mm
+        half = 10.0
+        square = [
+            (x - half, y - half),
+            (x + half, y - half),
+            (x + half, y + half),
+            (x - half, y + half),
+        ]
+        found = [Detection(OWNER, tuple(tuple(p) for p in BENT.project(square)))]  # type: ignore[arg-type]
+        found += BENT.decode(gray) if self.anchors else []
+        return [
+            Detection(d.text, tuple((u / self.shrink, v / self.shrink) for u, v in d.corners_px))  # type: ignore[arg-type]
+            for d in found
+        ]
+
+
+@pytest.mark.parametrize("shrink", [1.0, 2.0])
+@pytest.mark.parametrize("anchors", [True, False], ids=["refitted", "calibration's fit"])
+def test_through_a_bending_lens_the_board_is_read_where_it_lies(
+    shrink: float, anchors: bool
+) -> None:
+    width, height = WEBCAM.frame_px
+    calibration = calibrate(np.zeros((height, width), np.uint8), CLASSIC, BENT, "classic-8")
+    table = BentTable(shrink, anchors=anchors)
+    frame = np.zeros((round(height / shrink), round(width / shrink)), np.uint8)
+    reading = TableReader(calibration, CLASSIC, table, decode_scale=1.0).read(frame)
+    assert reading.refitted is anchors
+    assert [(p.tag.text, p.slot) for p in reading.placed] == [(OWNER, 1)]
+    (seen_mm,) = reading.board.to_mm([reading.placed[0].center_px])
+    assert math.dist(seen_mm, table.token_mm) < 0.5
+
+
+def test_the_reduced_scale_keeps_the_tags_where_the_board_is_smallest_readable() -> None:
+    """Through a wide lens the board's edge is seen smaller than its middle: the scale
+    the frame is decoded at comes from the smallest tags, not the typical ones."""
+    ppm = {KitTag("CAFE", Role.SLOT, slot=s.slot).text: 12.0 for s in CLASSIC.slots}
+    ppm[KitTag("CAFE", Role.CORNER, corner=1).text] = 7.0  # 30 mm, where slots are 26 mm
+    identity = BoardFit(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), 0.0, 4, 4)
+    calibration = Calibration("CAFE", "classic-8", (4608, 2592), identity, ppm)
+    shapes: list[tuple[int, ...]] = []
+
+    class Shapes:
+        name = "shapes"
+
+        def decode(self, gray: Gray) -> list[Detection]:
+            shapes.append(gray.shape)
+            return []
+
+    TableReader(calibration, CLASSIC, Shapes()).read(np.zeros((2592, 4608), np.uint8))
+    px_per_mm = 7.0 * MODULES_ACROSS / 30  # at corner 1
+    smallest_token_ppm = px_per_mm * CLASSIC.token_size_mm / MODULES_ACROSS
+    scale = shapes[0][1] / 4608
+    assert scale < 1
+    assert smallest_token_ppm * scale == pytest.approx(DECODE_PX_PER_MODULE, abs=0.01)

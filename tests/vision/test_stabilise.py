@@ -1,4 +1,5 @@
-"""The stabiliser: settle, keep hidden tokens, drop tokens that left, invent nothing."""
+"""The stabiliser: settle, keep hidden tokens, drop tokens that left, invent nothing, and
+name a token covered by another until it can be read again."""
 
 import pytest
 from hypothesis import given
@@ -8,16 +9,33 @@ from companion.errors import SettingError
 from companion.kit.tags import KitTag, Role
 from companion.phrases import verbatim
 from companion.vision.assign import PlacedToken
-from companion.vision.records import Duplicate, TableObservation
-from companion.vision.stabilise import Stabiliser
+from companion.vision.records import Covered, Duplicate, TableObservation
+from companion.vision.stabilise import Settled, Stabiliser
 
 RED = KitTag("CAFE", Role.VOTE, colour="red", index=1)
 BLUE = KitTag("CAFE", Role.OWNER, colour="blue", index=1)
 EMPTY = TableObservation()
 
 
+SIDE = 40.0
+"""A code's side in pixels: its token's disc is about 68 px across."""
+
+
 def at(tag: KitTag, slot: int) -> PlacedToken:
     return PlacedToken(tag, slot, (slot * 100.0, 50.0))
+
+
+def sized(tag: KitTag, slot: int, dx: float = 0.0, side: float = SIDE) -> PlacedToken:
+    """A token seen at its size, `dx` pixels right of its slot's usual place."""
+    return PlacedToken(tag, slot, (slot * 100.0 + dx, 50.0), side)
+
+
+def pushed(stabiliser: Stabiliser, frames: list[list[PlacedToken]]) -> list[Settled]:
+    return [stabiliser.push(placed, EMPTY) for placed in frames]
+
+
+def in_slots(settled: Settled) -> set[int]:
+    return set(settled.observation.slots)
 
 
 def run(stabiliser: Stabiliser, frames: list[list[PlacedToken]]) -> list[dict[KitTag, int]]:
@@ -119,3 +137,87 @@ def test_the_stabiliser_passes_copies_and_a_wrong_board_on() -> None:
     settled = stabiliser.push([], latest)
     assert settled.observation.duplicates == latest.duplicates
     assert str(settled.observation.wrong_board) == "not the classic-8 board"
+
+
+def covered_red() -> tuple[Stabiliser, list[Settled]]:
+    """Red's dial settles on slot 2, then Blue's owner token is laid half over it, on
+    the same slot, and stays: red is not seen again."""
+    stabiliser = Stabiliser(settle_frames=3, keep_frames=5)
+    frames = [[sized(RED, 2)]] * 3 + [[sized(BLUE, 2, dx=30.0)]] * 20
+    return stabiliser, pushed(stabiliser, frames)
+
+
+def test_a_token_covered_after_it_settled_is_reported_covered_and_in_no_slot() -> None:
+    _, seen = covered_red()
+    within_keep = seen[3 + 4]
+    assert within_keep.hidden == (RED.text,) and within_keep.observation.covered == ()
+    assert within_keep.observation.slots[2].votes  # a hand over it, as far as anyone knows
+    for settled in seen[3 + 5 :]:
+        assert settled.observation.covered == (Covered(RED.text, 2, BLUE.text),)
+        assert settled.observation.slots[2].votes == ()
+        assert settled.observation.slots[2].owners == ("blue",)
+        assert settled.hidden == ()
+        assert settled.steady
+
+
+def test_a_covered_token_is_dropped_once_the_other_moves_away_and_it_is_still_unseen() -> None:
+    stabiliser, _ = covered_red()
+    after = pushed(stabiliser, [[sized(BLUE, 4)]] * 7)
+    assert all(s.observation.covered == (Covered(RED.text, 2, BLUE.text),) for s in after[:5])
+    assert after[5].observation.covered == ()
+    assert in_slots(after[5]) == {4} and after[5].hidden == ()
+    assert dict(stabiliser.look_again()) == {BLUE.text: (400.0, 50.0)}
+
+
+def test_a_covered_token_comes_back_when_seen_again_in_its_slot_or_another() -> None:
+    stabiliser, _ = covered_red()
+    (back,) = pushed(stabiliser, [[sized(RED, 2), sized(BLUE, 2, dx=30.0)]])
+    assert back.observation.covered == ()
+    assert back.observation.slots[2].votes and back.observation.slots[2].owners
+    stabiliser, _ = covered_red()
+    moved = pushed(stabiliser, [[sized(RED, 3), sized(BLUE, 2, dx=30.0)]] * 3)
+    assert moved[0].observation.covered == () and moved[0].pending == (RED.text,)
+    assert moved[2].observation.slots[3].votes
+
+
+def test_a_hand_over_both_keeps_todays_rule() -> None:
+    stabiliser, _ = covered_red()
+    hand = pushed(stabiliser, [[]] * 5)
+    assert all(s.observation.covered == (Covered(RED.text, 2, BLUE.text),) for s in hand)
+    assert all(s.hidden == (BLUE.text,) for s in hand)
+    (lifted,) = pushed(stabiliser, [[sized(BLUE, 2, dx=30.0)]])
+    assert lifted.observation.covered == (Covered(RED.text, 2, BLUE.text),)
+    longer = pushed(stabiliser, [[]] * 6)
+    assert longer[-1].observation == EMPTY
+
+
+def test_a_token_covered_while_still_settling_is_covered_too() -> None:
+    stabiliser = Stabiliser(settle_frames=3, keep_frames=5)
+    frames = [[sized(RED, 2)]] * 2 + [[sized(BLUE, 2, dx=-30.0)]] * 9
+    seen = pushed(stabiliser, frames)
+    assert seen[2 + 4].observation.covered == ()
+    assert not seen[2 + 4].steady  # red still settling, as far as anyone knows
+    assert seen[-1].observation.covered == (Covered(RED.text, 2, BLUE.text),)
+    assert seen[-1].steady and seen[-1].pending == ()
+
+
+def test_a_token_that_leaves_with_nothing_over_its_place_is_dropped_as_before() -> None:
+    beside = 1.75 * SIDE  # two discs side by side, just apart
+    for other in (sized(BLUE, 4), sized(BLUE, 2, dx=beside)):
+        stabiliser = Stabiliser(settle_frames=3, keep_frames=5)
+        frames = [[sized(RED, 2), other]] * 3 + [[other]] * 6
+        seen = pushed(stabiliser, frames)
+        assert seen[-2].observation.slots[2].votes
+        assert seen[-1].observation.covered == ()
+        assert all(not c.votes for c in seen[-1].observation.slots.values())
+
+
+def test_an_unknown_size_goes_by_the_other_token_and_with_neither_known_none_covers() -> None:
+    stabiliser = Stabiliser(settle_frames=1, keep_frames=0)
+    pushed(stabiliser, [[sized(RED, 2)]])
+    (under,) = pushed(stabiliser, [[sized(BLUE, 2, dx=30.0, side=0.0)]])
+    assert under.observation.covered == (Covered(RED.text, 2, BLUE.text),)
+    stabiliser = Stabiliser(settle_frames=1, keep_frames=0)
+    pushed(stabiliser, [[at(RED, 2)]])
+    (gone,) = pushed(stabiliser, [[at(BLUE, 2)]])
+    assert gone.observation.covered == () and gone.observation.slots[2].votes == ()
