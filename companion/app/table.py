@@ -87,6 +87,7 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         tokens += 1
         below, above = (_token_name(parse_tag(t), lineup) for t in (covered.text, covered.by))
         problems.append(covered.worded(below, above))
+        _count_where_last_seen(parse_tag(covered.text), covered.slot, lineup, cards, dials, traps)
     if observation.wrong_board is not None:
         wrong = observation.wrong_board
         problems.insert(0, phrase("{problem}: run `companion calibrate` again", problem=wrong))
@@ -127,6 +128,28 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
         _notes(observation.foreign),
         tokens,
     )
+
+
+def _count_where_last_seen(
+    tag: KitTag,
+    slot: int,
+    lineup: Lineup,
+    cards: dict[int, str],
+    dials: dict[str, dict[int, int]],
+    traps: list[int],
+) -> None:
+    """A covered token counted where it was last seen: the screen then says what is
+    wrong (it lies under another) and not what follows from leaving it out (a vote
+    missing, a card without an owner); the covered problem holds the score back."""
+    player = lineup.player_of(tag.colour or "")
+    if tag.role is Role.TRAP:
+        traps.append(slot)
+    elif player is None:
+        return
+    elif tag.role is Role.OWNER:
+        cards.setdefault(slot, player)
+    elif tag.index is not None:
+        dials.setdefault(player, {}).setdefault(tag.index, slot)
 
 
 def _shown_scorer(game: Game, scorer: str) -> str:

@@ -172,7 +172,8 @@ class Trial:
                     break
             group.act(Moment.LAYING, game, 0)
         assert group.truth is not None
-        return tally.round(case, _outcome(report, settled, group, lineup, tally.hidden()))
+        unread = [t for t in tally.hidden() if t not in watcher.stabiliser.look_again()]
+        return tally.round(case, _outcome(report, settled, group, lineup, unread))
 
 
 def _calibrated(table: SimulatedTable, layout: Layout, name: str) -> Calibration:
@@ -238,13 +239,15 @@ def _outcome(
     settled: Settled,
     group: DemoPlayers,
     lineup: Lineup,
-    hidden: Iterable[str],
+    unread: Iterable[str],
 ) -> tuple[Outcome, tuple[str, ...]]:
-    """What the table did with the round, and what its screen said if it held it back."""
+    """What the table did with the round, and what its screen said if it held it back:
+    a round held back must name the player of every token the table has no word of (a
+    hidden token it read anyway, or knows to be covered, is named or needs no name)."""
     if settled.steady and report.ready:
         return (Outcome.EXACT if report.reveal == group.truth else Outcome.WRONG), ()
     screen = tuple(str(line) for line in (*report.waiting, *report.problems))
-    named = all(any(_whose(text, lineup) in line for line in screen) for text in hidden)
+    named = all(any(_whose(text, lineup) in line for line in screen) for text in unread)
     return (Outcome.NAMED if named and screen else Outcome.UNNAMED), screen
 
 

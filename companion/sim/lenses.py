@@ -2,20 +2,22 @@
 
 Each is a frame size, a horizontal field of view and a radial distortion, with its
 principal point a little off the frame's centre as on a real sensor. The Camera
-Module 3 Wide's terms follow what Raspberry Pi publishes for it: a 2.75 mm lens over
-1.4 µm pixels (a focal length of about 1960 px) and 102 degrees across, which a
-pinhole of that focal length would only see as 99; corner to corner they give 113
-degrees (Raspberry Pi says 120, which two terms cannot reach without folding the
-frame's corners). The standard module is close to a pinhole (66 degrees across), and
-the webcam is a 4K UVC one with the barrel of a cheap wide lens. Through the
-webcam's and the Wide's barrel a plain homography misses the board's tags by several
-millimetres, which is what calibration has to correct.
+Module 3 Wide's terms give what Raspberry Pi publishes for it, 102 degrees across and
+120 degrees corner to corner, which only a strong barrel makes agree (a pinhole 102
+degrees across sees 110 corner to corner); top to bottom they give 61 degrees, where
+Raspberry Pi says 67, which no radial lens with the other two figures can have. The
+standard module is close to a pinhole (66 degrees across), and the webcam is a 4K
+UVC one with the barrel of a cheap wide lens. Through the webcam's and the Wide's
+barrel a plain homography misses the board's tags by several millimetres, and half
+of them disagree with it: that is what calibration has to correct.
 """
 
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+
+import numpy as np
 
 from companion.errors import SettingError
 from companion.kit.layouts import Layout
@@ -24,6 +26,8 @@ from companion.sim.camera import CameraPose, View
 MARGIN = 0.05
 """Room kept around the board in the frame, as a share of its size, when a lens is
 hung over it (as the hardware guide advises)."""
+EDGE_POINTS = 17
+"""Points along each side of the board (and its margin) checked to be in the frame."""
 HEIGHT_STEP_MM = 5.0
 """Heights tried apart when looking for the lowest that shows the whole board."""
 
@@ -77,18 +81,26 @@ class SimLens:
 
     def over(self, layout: Layout, *, tilt_deg: float = 0.0, margin: float = MARGIN) -> CameraPose:
         """This camera hung as low as it can over the board's centre while the whole
-        board, with `margin` of its size on each side, stays in the frame: every tag is
-        then at its largest."""
+        board, with `margin` of its size on each side, stays in the frame (its edges
+        all along, which a barrel bulges out): every tag is then at its largest."""
         width, height = layout.board_mm
-        corners = (
+        low, high = (
             (-margin * width, -margin * height),
-            ((1 + margin) * width, -margin * height),
             ((1 + margin) * width, (1 + margin) * height),
-            (-margin * width, (1 + margin) * height),
         )
-        low = HEIGHT_STEP_MM * math.ceil(100.0 / HEIGHT_STEP_MM)
+        along = np.linspace(0.0, 1.0, EDGE_POINTS)
+        xs, ys = low[0] + along * (high[0] - low[0]), low[1] + along * (high[1] - low[1])
+        corners = np.vstack(
+            [
+                np.column_stack([xs, np.full_like(xs, low[1])]),
+                np.column_stack([xs, np.full_like(xs, high[1])]),
+                np.column_stack([np.full_like(ys, low[0]), ys]),
+                np.column_stack([np.full_like(ys, high[0]), ys]),
+            ]
+        )
+        lowest = HEIGHT_STEP_MM * math.ceil(100.0 / HEIGHT_STEP_MM)
         for step in range(4000):
-            pose = self.pose(low + step * HEIGHT_STEP_MM, tilt_deg=tilt_deg)
+            pose = self.pose(lowest + step * HEIGHT_STEP_MM, tilt_deg=tilt_deg)
             view = View(pose, layout.board_mm)
             if (view.depths(corners) <= 0).any():
                 continue
@@ -117,9 +129,9 @@ LENSES: Mapping[str, SimLens] = MappingProxyType(
             "Camera Module 3 Wide",
             (4608, 2592),
             102.0,
-            0.0101,
-            -0.026,
-            (12.0, -8.0),
+            -0.14,
+            0.009,
+            (23.0, -15.0),
         ),
         "webcam": SimLens(
             "webcam",

@@ -30,6 +30,8 @@ SPOT_TRIES = 200
 """Random places tried for a dial put down between the cards."""
 SEAT_FRAMES = 3
 """Frames between one player laying their owner token to take a seat and the next."""
+UNDER_FRAMES = 2
+"""Frames a token lies on the table before another is laid partly over it."""
 TIDY_FRAMES = 40
 """Frames a round with a token lying partly over another waits to be scored before
 its players, reading the screen, move the one on top aside."""
@@ -164,8 +166,10 @@ class DemoPlayers:
 
     def _round(self, game: Game) -> tuple[Stage, ...]:
         """A round laid out in stages: owners, some votes with hands, maybe a mistake,
-        then everything; a token laid partly over another comes last, once the one under
-        it has lain there a while (nobody lays two tokens in one movement)."""
+        then everything. A token laid partly over another comes last, a moment after
+        the one under it (two players laying dials on one card in turn): the one below
+        is seen for a frame or two before it is covered; and if the round is not scored
+        a while later, its players, reading the screen, move the one on top aside."""
         look = self.look
         full = round_scene(
             self.layout,
@@ -177,7 +181,14 @@ class DemoPlayers:
             laying=look.laying,
         )
         self.truth = full.reveal
-        flat = tuple(p for p in full.tokens if p.lift_mm == 0)
+        resting = [p for p in full.tokens if p.lift_mm > 0]
+        width = full.token_width_mm
+        under = tuple(
+            p
+            for p in full.tokens
+            if p.lift_mm == 0 and any(math.dist(p.center_mm, r.center_mm) < width for r in resting)
+        )
+        flat = tuple(p for p in full.tokens if p.lift_mm == 0 and p not in under)
         owners = tuple(p for p in flat if p.tag.role is not Role.VOTE)
         votes = tuple(p for p in flat if p.tag.role is Role.VOTE)
         half = votes[: len(votes) // 2]
@@ -193,14 +204,15 @@ class DemoPlayers:
                 self.mistakes_made += 1
                 stages.append(Stage(Lay(wrong, hands=1), 2))
                 stages.append(Stage(Lay(wrong), MISTAKE_FRAMES))
-        if len(flat) < len(full.tokens):
-            stages.append(Stage(Lay(laid, hands=1), 2))
-            stages.append(Stage(Lay(laid), SETTLING))
-        stages.append(Stage(Lay(full, hands=1), 2))
-        if len(flat) == len(full.tokens):
+        if not resting:
+            stages.append(Stage(Lay(full, hands=1), 2))
             return (*stages, Stage(Lay(full), 1, whole=True))
-        tidy = self._tidied(full)
+        below = replace(full, tokens=owners + votes + under)
+        stages.append(Stage(Lay(laid, hands=1), 2))
+        stages.append(Stage(Lay(laid), SETTLING))
+        stages.append(Stage(Lay(below), UNDER_FRAMES))
         stages.append(Stage(Lay(full), TIDY_FRAMES, whole=True))
+        tidy = self._tidied(full)
         stages.append(Stage(Lay(tidy, hands=1), 2, whole=True))
         stages.append(Stage(Lay(tidy), 1, whole=True))
         return tuple(stages)

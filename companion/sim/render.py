@@ -209,7 +209,7 @@ def _compose(
     reach = margin_px(conditions)
     bounds = [piece.bounds for piece in pieces]
     boxes = [b for b in (overlap(grown(r, reach), whole) for r in [*bounds, *changed]) if b]
-    for box in _outermost(boxes):
+    for box in _merged(boxes):
         context = overlap(grown(box, reach), whole)
         assert context is not None
         x0, y0, x1, y1 = context
@@ -222,15 +222,30 @@ def _compose(
         frame[by0:by1, bx0:bx1] = developed[by0 - y0 : by1 - y0, bx0 - x0 : bx1 - x0]
 
 
-def _outermost(boxes: Sequence[Rect]) -> list[Rect]:
-    """The boxes that no other box holds whole: a box inside another is drawn with it."""
-    kept: list[Rect] = []
-    for box in sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
-        if not any(
-            k[0] <= box[0] and k[1] <= box[1] and box[2] <= k[2] and box[3] <= k[3] for k in kept
-        ):
-            kept.append(box)
-    return kept
+def _merged(boxes: Sequence[Rect]) -> list[Rect]:
+    """The boxes, two merged into the box round both wherever that box is no larger
+    than the two apart (they overlap much, or one holds the other): drawing and
+    developing a piece of the frame once is cheaper than twice."""
+    merged = list(boxes)
+    joined = True
+    while joined:
+        joined = False
+        for i, a in enumerate(merged):
+            for j in range(i + 1, len(merged)):
+                b = merged[j]
+                union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if _area(union) <= _area(a) + _area(b):
+                    merged[i] = union
+                    del merged[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return merged
+
+
+def _area(box: Rect) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def render(

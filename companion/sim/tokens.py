@@ -43,6 +43,8 @@ TRAP_RIM = (70, 70, 70)
 """BGR of the trap dial's rim: it has no player colour."""
 PAPER = (236, 238, 238)
 """BGR of a printed tag's paper, as in `codes`."""
+SHRINK = 4
+"""A shadow is worked out at this fraction of the frame's resolution."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,18 +148,23 @@ def bounds_of(outlines: list[npt.NDArray[np.float64]], margin: float) -> tuple[i
 
 
 def draw_shadow(canvas: Canvas, body: Solid, view: View) -> None:
-    """A disc's soft shadow on what lies under it."""
+    """A disc's soft shadow on what lies under it, worked out at a quarter of the
+    frame's resolution (a soft shadow has no detail) and stretched."""
     outline = shadow_outline(body, view)
     softness = SHADOW_SOFTNESS_MM * view.px_per_mm(tuple(body.bottom[:, :2].mean(axis=0)))
-    box = canvas.clip(bounds_of([outline], 3 * softness + 2))
+    box = canvas.clip(bounds_of([outline], 3 * softness + 2 * SHRINK))
     if box is None:
         return
     x0, y0, x1, y1 = box
-    sharp = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(sharp, [_fixed(outline - (x0, y0))], 255, cv2.LINE_AA, 4)
-    soft = cv2.GaussianBlur(sharp, (0, 0), max(softness, 0.5))
+    small = np.zeros(((y1 - y0) // SHRINK + 2, (x1 - x0) // SHRINK + 2), np.uint8)
+    # small pixel i stands for pixels SHRINK*i .. SHRINK*i + SHRINK - 1, in 16ths
+    corner = np.array([x0 + (SHRINK - 1) / 2, y0 + (SHRINK - 1) / 2])
+    cv2.fillPoly(small, [_fixed((outline - corner) / SHRINK)], 255, cv2.LINE_AA, 4)
+    soft = cv2.GaussianBlur(small, (0, 0), max(softness / SHRINK, 0.5))
+    size = (small.shape[1] * SHRINK, small.shape[0] * SHRINK)
+    grown = cv2.resize(soft, size, interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
     region = canvas.part(box)
-    region[:] = scaled(region, cv2.convertScaleAbs(soft, alpha=-SHADOW_DEPTH, beta=255))
+    region[:] = scaled(region, cv2.convertScaleAbs(grown, alpha=-SHADOW_DEPTH, beta=255))
 
 
 def draw_body(canvas: Canvas, body: Solid, view: View) -> None:

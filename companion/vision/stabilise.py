@@ -27,6 +27,9 @@ SETTLE_FRAMES = 5
 """Frames a token must be seen in the same slot before it counts (0.5 s at 10 fps)."""
 KEEP_FRAMES = 15
 """Frames a settled token may go unseen before it is taken as gone (1.5 s at 10 fps)."""
+BLIND_AT_LEAST = 4
+"""Settled tokens from which a frame missing more than half of them is blind; with
+fewer, a hand over one or two is no sign of it."""
 TOKEN_ACROSS = 1.7
 """A token's disc across, in sides of its code: the disc holds the printed tag (the
 code and its quiet zone, 25 modules for the code's 21) within its circle, so it is at
@@ -44,8 +47,9 @@ class Settled:
     """The settled tokens by slot, the covered tokens, with the latest frame's
     unplaced tokens, foreign codes, copies of tokens and word on the board."""
     steady: bool
-    """True when no token is still settling: the table has held still (a covered token
-    does not stop it, since it stays covered until the players move the tokens)."""
+    """True when no token is still settling and the latest frame saw the table: it has
+    held still (a covered token does not stop it, since it stays covered until the
+    players move the tokens; a frame that missed most of the settled tokens does)."""
     pending: tuple[str, ...]
     """Texts of tokens seen but not yet settled."""
     hidden: tuple[str, ...]
@@ -122,7 +126,7 @@ class Stabiliser:
                 latest.wrong_board,
                 [Covered(t.token.tag.text, t.token.slot, t.covered_by) for t in covered],
             ),
-            steady=not pending,
+            steady=not pending and not _blind(len(settled), len(hidden)),
             pending=tuple(t.token.tag.text for t in pending),
             hidden=tuple(t.token.tag.text for t in hidden),
         )
@@ -134,6 +138,15 @@ class Stabiliser:
     def clear(self) -> None:
         """Forget every token: the table was cleared for a new round."""
         self._tracks.clear()
+
+
+def _blind(settled: int, hidden: int) -> bool:
+    """Whether a frame missed too many of the settled tokens to say the table is still:
+    a camera hunting for focus, or an arm over most of the board, sees none of what was
+    just laid either, and a table taken as still from such a frame is the table as it
+    was before the last tokens went down (in Odyssey, a voter's first dial without the
+    second is a legal round)."""
+    return settled >= BLIND_AT_LEAST and hidden * 2 > settled
 
 
 def _lying_over(missing: PlacedToken, seen: Iterable[PlacedToken]) -> PlacedToken | None:

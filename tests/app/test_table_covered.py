@@ -43,6 +43,8 @@ SEEN = Reveal(
     },
 )
 """Ann tells on slot 5; Dan's second dial, on slot 5 too, lies under Ann's owner token."""
+BOTH = Reveal(SEEN.cards, {**SEEN.votes, "Dan": (2, 5)})
+"""The round with Dan's second dial where it was last seen."""
 
 
 @pytest.fixture
@@ -66,7 +68,7 @@ def test_a_token_under_another_is_a_problem_naming_both_tokens_and_the_slot() ->
     }
     seen = TableObservation(slots, covered=(Covered(DANS_SECOND_DIAL, 5, ANNS_OWNER_TOKEN),))
     report = read_table(seen, game, lineup)
-    assert [str(p) for p in report.problems] == [HIDDEN]
+    assert HIDDEN in [str(p) for p in report.problems]
     assert not report.ready
     assert report.tokens == 7
 
@@ -80,12 +82,26 @@ def test_a_covered_token_keeps_the_table_from_being_clear() -> None:
 
 def test_a_covered_second_dial_at_eight_is_not_ready_though_the_rest_is_legal() -> None:
     game = Game.start(ODYSSEY, EIGHT.names, "Ann")
+    assert game.problems(SEEN) == ()
     report = read_table(covered_table(), game, EIGHT)
-    assert report.reveal == SEEN
-    assert game.problems(report.reveal) == ()
+    assert report.reveal == BOTH  # counted where it was last seen...
     assert report.waiting == ()
-    assert [str(p) for p in report.problems] == [HIDDEN]
+    assert [str(p) for p in report.problems] == [HIDDEN]  # ...and named, which holds it back
     assert not report.ready
+
+
+def test_a_covered_owner_token_or_only_vote_is_named_alone() -> None:
+    """Counted where it was last seen, a covered token does not also make its card look
+    ownerless or its voter look as if they had not voted."""
+    game = Game.start(ODYSSEY, EIGHT.names, "Ann")
+    hals = KitTag("CAFE1", Role.VOTE, colour="pink", index=1).text
+    without = Reveal(SEEN.cards, {v: s for v, s in SEEN.votes.items() if v != "Hal"})
+    observation = replace(table_of(without, EIGHT), covered=(Covered(hals, 5, ANNS_OWNER_TOKEN),))
+    report = read_table(observation, game, EIGHT)
+    assert report.waiting == ()
+    assert [str(p) for p in report.problems] == [
+        "Hal's vote dial 1 lies under Ann's owner token 1 on slot 5: move them apart"
+    ]
 
 
 def test_a_covered_second_dial_is_never_proposed_and_is_named_on_the_screen(
@@ -105,7 +121,6 @@ def test_a_covered_second_dial_is_never_proposed_and_is_named_on_the_screen(
     assert session.state.game.played == ()
     notices = present(session.state, 10.0, None).notices
     assert (HIDDEN, Level.PROBLEM) in [(n.text, n.level) for n in notices]
-    both = Reveal(SEEN.cards, {**SEEN.votes, "Dan": (2, 5)})
-    session.see(table_of(both, EIGHT), True, 11.0)
+    session.see(table_of(BOTH, EIGHT), True, 11.0)
     assert session.state.proposal is not None
-    assert session.state.proposal.round.reveal == both
+    assert session.state.proposal.round.reveal == BOTH

@@ -13,7 +13,7 @@ from companion.errors import SettingError
 from companion.kit.layouts import load_layout
 from companion.sim import LENSES, CameraPose, Conditions, Scene, SimCamera, View, find_lens
 from companion.sim.camera import project
-from tests.sim.test_render import KIT, assert_corners_match, decode, odyssey_scene, rng
+from tests.sim.test_render import KIT, ZXING_OFFSET, decode, odyssey_scene, rng
 
 CLEAN = Conditions(blur_sigma_px=0, noise_sigma=0, gradient=0, jpeg_quality=None)
 ODYSSEY = load_layout("odyssey-12")
@@ -32,9 +32,15 @@ def test_frame_pixels_go_back_to_the_board_point_they_show(lens: str, x: float, 
     assert math.dist(back, point) < 1e-6
 
 
-def margin_corners() -> list[tuple[float, float]]:
+def margin_sides() -> list[tuple[float, float]]:
+    """Points all along the sides of the board with a 5 % margin round it."""
     width, height = ODYSSEY.board_mm
-    return [(-0.05 * width, -0.05 * height), (1.05 * width, 1.05 * height)]
+    x0, y0, x1, y1 = -0.05 * width, -0.05 * height, 1.05 * width, 1.05 * height
+    steps = [i / 16 for i in range(17)]
+    return [
+        *((x0 + t * (x1 - x0), y) for t in steps for y in (y0, y1)),
+        *((x, y0 + t * (y1 - y0)) for t in steps for x in (x0, x1)),
+    ]
 
 
 def in_frame(pose: CameraPose, points: list[tuple[float, float]]) -> bool:
@@ -46,13 +52,8 @@ def in_frame(pose: CameraPose, points: list[tuple[float, float]]) -> bool:
 @pytest.mark.parametrize("lens", sorted(LENSES))
 def test_each_lens_hangs_as_low_as_shows_the_whole_board_with_its_margin(lens: str) -> None:
     pose = LENSES[lens].over(ODYSSEY, tilt_deg=5)
-    width, height = ODYSSEY.board_mm
-    assert in_frame(
-        pose, [(-0.05 * width, 1.05 * height), (1.05 * width, -0.05 * height), *margin_corners()]
-    )
-    lower = LENSES[lens].pose(pose.height_mm - 20, tilt_deg=5)
-    sides = [(-0.05 * width, 1.05 * height), (1.05 * width, -0.05 * height), *margin_corners()]
-    assert not in_frame(lower, sides)
+    assert in_frame(pose, margin_sides())
+    assert not in_frame(LENSES[lens].pose(pose.height_mm - 20, tilt_deg=5), margin_sides())
 
 
 def test_barrel_distortion_bulges_the_board_edges_outwards() -> None:
@@ -92,7 +93,11 @@ def test_every_tag_is_decoded_where_the_truth_puts_it_through_each_lens(lens: st
     assert len(kit) > 40
     for truth in kit:
         assert truth.text in found, truth.text
-        assert_corners_match(found[truth.text], truth)
+        errors = np.hypot(*(found[truth.text] - ZXING_OFFSET - np.array(truth.corners_px)).T)
+        # the bottom right corner, which the decoder extrapolates, strays further
+        # through a bending lens than through a pinhole
+        allowed = 1.0 + np.array([0.25, 0.25, 1.5, 0.25]) * truth.px_per_module
+        assert (errors < allowed).all(), f"{truth.text}: corners off by {errors} px"
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,8 @@ from companion.vision.stabilise import Settled, Stabiliser
 
 RED = KitTag("CAFE", Role.VOTE, colour="red", index=1)
 BLUE = KitTag("CAFE", Role.OWNER, colour="blue", index=1)
+GREEN = KitTag("CAFE", Role.VOTE, colour="green", index=1)
+YELLOW = KitTag("CAFE", Role.VOTE, colour="yellow", index=2)
 EMPTY = TableObservation()
 
 
@@ -221,3 +223,17 @@ def test_an_unknown_size_goes_by_the_other_token_and_with_neither_known_none_cov
     pushed(stabiliser, [[at(RED, 2)]])
     (gone,) = pushed(stabiliser, [[at(BLUE, 2)]])
     assert gone.observation.covered == () and gone.observation.slots[2].votes == ()
+
+
+def test_a_frame_that_misses_most_settled_tokens_is_not_steady() -> None:
+    """A camera hunting for focus sees almost nothing for a few frames: the table as
+    settled before is not taken as still then (the tokens just laid are not seen)."""
+    stabiliser = Stabiliser(settle_frames=2, keep_frames=5)
+    tokens = [at(RED, 1), at(BLUE, 2), at(GREEN, 3), at(YELLOW, 4)]
+    settled = pushed(stabiliser, [tokens] * 2)[-1]
+    assert settled.steady
+    (soft,) = pushed(stabiliser, [tokens[:1]])
+    assert not soft.steady and len(soft.hidden) == 3
+    assert in_slots(soft) == {1, 2, 3, 4}
+    (hand,) = pushed(stabiliser, [tokens[:3]])
+    assert hand.steady and hand.hidden == (YELLOW.text,)
