@@ -127,7 +127,7 @@ def whole_board(frame_px: tuple[int, int]) -> tuple[Layout, CameraPose]:
 
 def truth_calibration(layout: Layout, frame: SimFrame) -> Calibration:
     """A calibration from the simulator's own geometry (for poses too poor to calibrate)."""
-    px_to_mm = np.linalg.inv(frame.truth.board_to_px)
+    px_to_mm = np.linalg.inv(frame.truth.board_to_pinhole)
     px_to_mm /= px_to_mm[2, 2]
     rows = tuple(tuple(float(v) for v in row) for row in px_to_mm)
     ppm = {t.text: t.px_per_module for t in frame.truth.tags if t.tag is not None}

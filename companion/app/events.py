@@ -21,6 +21,9 @@ class Seen:
     """Whether it has held still long enough to be scored."""
     now: float
     """When."""
+    blind: bool = False
+    """Whether the frame missed most of the table (a camera hunting for focus, an arm
+    over the board): no news, neither a reason to propose nor to confirm."""
 
 
 @dataclass(frozen=True)

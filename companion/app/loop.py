@@ -195,7 +195,7 @@ class Loop:
             if sight.wedged:
                 self.session.say(WEDGED_MESSAGE, now)
         elif sight is not None:
-            state = self.session.see(sight.observation, sight.steady, now)
+            state = self.session.see(sight.observation, sight.steady, now, sight.blind)
             camera.keep_evidence(state.proposal)
 
     def _camera_view(self, now: float) -> CameraView | None:

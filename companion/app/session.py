@@ -199,9 +199,11 @@ class Session:
             self._snapshot = Snapshot(before.version + 1, after)
         return self._snapshot.state
 
-    def see(self, observation: TableObservation, steady: bool, now: float) -> SessionState:
+    def see(
+        self, observation: TableObservation, steady: bool, now: float, blind: bool = False
+    ) -> SessionState:
         """Take the stabiliser's latest view of the table."""
-        return self.handle(Seen(observation, steady, now))
+        return self.handle(Seen(observation, steady, now, blind))
 
     def press(self, press: Press, now: float) -> SessionState:
         """Act on a player's request."""
@@ -261,7 +263,7 @@ class Session:
                 return state
 
     def _seen(self, state: SessionState, event: Seen) -> SessionState:
-        table = _read(state.game, state.lineup, event.observation, event.steady)
+        table = _read(state.game, state.lineup, event.observation, event.steady, event.blind)
         at, guards = state.at, state.guards
         if table.report.cleared:
             if isinstance(at, Choosing):
@@ -312,8 +314,9 @@ class Session:
                 return state
 
     def _ticked(self, state: SessionState, now: float) -> SessionState:
-        at = state.at
-        if isinstance(at, Proposal) and state.countdown(now) == 0.0:
+        at, table = state.at, state.table
+        blind = table is not None and table.blind
+        if isinstance(at, Proposal) and state.countdown(now) == 0.0 and not blind:
             return self._commit(state, at.score.round.reveal, now, at.score)
         return state
 
@@ -361,10 +364,18 @@ class Session:
         game as it stands: every change of game reads the table again)."""
         table = state.table
         guards = state.guards
+        if (
+            table is not None
+            and table.blind
+            and isinstance(state.at, Proposal)
+            and state.at.score.round.reveal == table.report.reveal
+        ):
+            return state  # a frame that missed most of the table is no news
         legal = (
             table is not None
             and table.report.ready
             and table.steady
+            and not table.blind
             and not guards.to_clear
             and not state.already_scored()
         )
@@ -615,9 +626,11 @@ class Session:
         return _close_editor(said, at, now)
 
 
-def _read(game: Game, lineup: Lineup, observation: TableObservation, steady: bool) -> TableRead:
+def _read(
+    game: Game, lineup: Lineup, observation: TableObservation, steady: bool, blind: bool = False
+) -> TableRead:
     """A settled table read as the next round of `game`."""
-    return TableRead(observation, read_table(observation, game, lineup), steady)
+    return TableRead(observation, read_table(observation, game, lineup), steady, blind)
 
 
 def _reread(state: SessionState) -> SessionState:
@@ -626,7 +639,8 @@ def _reread(state: SessionState) -> SessionState:
     table = state.table
     if table is None:
         return state
-    return replace(state, table=_read(state.game, state.lineup, table.observation, table.steady))
+    read = _read(state.game, state.lineup, table.observation, table.steady, table.blind)
+    return replace(state, table=read)
 
 
 def _say(state: SessionState, text: Phrase, now: float) -> SessionState:

@@ -212,6 +212,9 @@ class TableRead:
     """The next round as it lies, and what stops it being scored."""
     steady: bool
     """Whether the table has held still long enough to be scored."""
+    blind: bool = False
+    """Whether the latest frame missed most of the table: a proposal on the screen
+    stays, but none starts and none confirms itself on such a frame."""
 
 
 @dataclass(frozen=True)

@@ -168,11 +168,13 @@ class Trial:
             if laid_out:
                 frames_after += 1
                 report = read_table(settled.observation, game, lineup)
-                if (settled.steady and report.ready) or frames_after >= SETTLE_LIMIT:
+                if _proposed(settled, report) or frames_after >= SETTLE_LIMIT:
                     break
             group.act(Moment.LAYING, game, 0)
         assert group.truth is not None
-        unread = [t for t in tally.hidden() if t not in watcher.stabiliser.look_again()]
+        covered = {c.text for c in settled.observation.covered}
+        read = set(watcher.stabiliser.look_again()) - covered
+        unread = [t for t in tally.hidden() if t not in read]
         return tally.round(case, _outcome(report, settled, group, lineup, unread))
 
 
@@ -242,13 +244,20 @@ def _outcome(
     unread: Iterable[str],
 ) -> tuple[Outcome, tuple[str, ...]]:
     """What the table did with the round, and what its screen said if it held it back:
-    a round held back must name the player of every token the table has no word of (a
-    hidden token it read anyway, or knows to be covered, is named or needs no name)."""
-    if settled.steady and report.ready:
+    a round held back must name the player of every token it does not count as read
+    (one it knows to be covered included; a hidden token it read anyway needs no
+    name)."""
+    if _proposed(settled, report):
         return (Outcome.EXACT if report.reveal == group.truth else Outcome.WRONG), ()
     screen = tuple(str(line) for line in (*report.waiting, *report.problems))
     named = all(any(_whose(text, lineup) in line for line in screen) for text in unread)
     return (Outcome.NAMED if named and screen else Outcome.UNNAMED), screen
+
+
+def _proposed(settled: Settled, report: TableReport) -> bool:
+    """Whether the game loop would propose the table as it stands: legal, still, and
+    seen (a frame that missed most of the table starts nothing)."""
+    return settled.steady and not settled.blind and report.ready
 
 
 def _whose(text: str, lineup: Lineup) -> str:

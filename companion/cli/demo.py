@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         mode = choose_mode("headless" if args.headless else args.display)
         if mode is DisplayMode.HEADLESS and args.out is None:
             args.out = HEADLESS_OUT
-        look = look_with(name for name in args.conditions.split(",") if name)
+        look = look_with(name.strip() for name in args.conditions.split(",") if name.strip())
         path = args.journal or default_journal_path().with_name("demo.sqlite")
         journal, recovered = Journal.open_or_recover(path)
     except CompanionError as err:

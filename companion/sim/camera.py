@@ -352,10 +352,10 @@ def square_mm(center: Point, size: float, angle_deg: float) -> Corners:
     return np.asarray(local @ rotation.T + np.array(center), dtype=np.float64)
 
 
-def project(board_to_px: Matrix, points: npt.ArrayLike) -> Array:
+def project(matrix: Matrix, points: npt.ArrayLike) -> Array:
     """Points (n, 2) through a homography to (n, 2)."""
     flat = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    mapped = np.column_stack([flat, np.ones(len(flat))]) @ board_to_px.T
+    mapped = np.column_stack([flat, np.ones(len(flat))]) @ matrix.T
     return np.asarray(mapped[:, :2] / mapped[:, 2:])
 
 

@@ -22,7 +22,7 @@ from companion.kit.tags import QUIET_ZONE_MODULES, KitTag, parse_tag
 from companion.sim.camera import View, project, square_mm
 from companion.sim.pixels import Canvas
 from companion.sim.scene import ForeignCode, Placement, Scene
-from companion.sim.tokens import Points3, Solid, printed_square, solid
+from companion.sim.tokens import PAPER, Points3, Solid, printed_square, solid
 from companion.vision.records import Point
 
 Modules = npt.NDArray[np.bool_]
@@ -36,8 +36,6 @@ this many pixels per module (up to `MAX_SUPERSAMPLE`), then averaged down: edges
 then fall within a twelfth of a module of where the geometry puts them."""
 MAX_SUPERSAMPLE = 8
 """The most a code's resolution is multiplied by, for codes a few pixels across."""
-PAPER = (236, 238, 238)
-"""BGR of a tag's paper: a little below white, as a camera sees it."""
 INK = (34, 32, 30)
 """BGR of printed modules: toner is never quite black."""
 
@@ -111,7 +109,7 @@ def moving_codes(scene: Scene) -> list[PrintedCode]:
             body,
         )
 
-    resting = sorted(scene.tokens, key=lambda placement: placement.lift_mm)
+    resting = sorted(scene.tokens, key=lambda placement: placement.resting_on is not None)
     return [*map(foreign, scene.foreign), *map(token, resting)]
 
 

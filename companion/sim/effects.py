@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.errors import SettingError
-from companion.sim.pixels import Image, Rect
+from companion.sim.pixels import Image, Rect, cell_centres, stretched
 
 REFERENCE_EXPOSURE_MS = 10.0
 """The shutter time at which a café's usual light needs no gain."""
@@ -39,6 +39,9 @@ NOISE_PAD = 64
 random offset, so no two frames share their noise."""
 NOISE_SEED = 4_201
 """The seed of the noise pattern; each frame's offset comes from the scene's draws."""
+LIGHT_STEP = 8
+"""The light's fall-off is worked out every this many pixels and stretched: a linear
+ramp survives that unchanged."""
 SOFT_FOCUS_SHRINK = 2
 """A frame out of focus by more than a few pixels is blurred at this fraction of its
 size, which looks the same and costs a quarter."""
@@ -190,16 +193,14 @@ def _fall_off(rect: Rect, frame_px: tuple[int, int], conditions: Conditions) -> 
     turn = math.radians(conditions.gradient_deg)
     cos, sin = math.cos(turn), math.sin(turn)
     reach = (abs(cols * cos) + abs(rows * sin)) / 2
-    grid = ((y1 - y0) // 8 + 2, (x1 - x0) // 8 + 2)
-    xs = (x0 + np.arange(grid[1]) * 8 + 3.5 - (cols - 1) / 2) * (cos / reach)
-    ys = (y0 + np.arange(grid[0]) * 8 + 3.5 - (rows - 1) / 2) * (sin / reach)
-    level = 1.0 - conditions.gradient * (0.5 + 0.5 * np.add.outer(ys, xs))
+    xs, ys = cell_centres(rect, LIGHT_STEP)
+    along = (xs - (cols - 1) / 2) * (cos / reach) + (ys - (rows - 1) / 2) * (sin / reach)
+    level = 1.0 - conditions.gradient * (0.5 + 0.5 * along)
     coarse = np.clip(level, 0.0, 1.0).astype(np.float32)
-    grown = cv2.resize(coarse, (grid[1] * 8, grid[0] * 8), interpolation=cv2.INTER_LINEAR)
-    return np.ascontiguousarray(grown[: y1 - y0, : x1 - x0])
+    return stretched(coarse, LIGHT_STEP, (x1 - x0, y1 - y0))
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=1)
 def _noise_pattern(rows: int, cols: int, sigma: float) -> tuple[Image, Image]:
     """The sensor's noise, as two non-negative halves to add and to subtract with
     saturation (random bytes looked up in a table of normal quantiles), the same in

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.sim.camera import View
-from companion.sim.pixels import Canvas, Rect, scaled
+from companion.sim.pixels import Canvas, Rect, cell_centres, scaled, stretched
 from companion.sim.scene import Scene
 from companion.vision.records import Point
 
@@ -86,14 +86,9 @@ class Glare:
         if box is None:
             return
         x0, y0, x1, y1 = box
-        cols, rows = (x1 - x0) // COARSE + 2, (y1 - y0) // COARSE + 2
-        xs, ys = np.meshgrid(
-            x0 + np.arange(cols) * COARSE + (COARSE - 1) / 2,
-            y0 + np.arange(rows) * COARSE + (COARSE - 1) / 2,
-        )
+        xs, ys = cell_centres(box, COARSE)
         coarse = np.asarray(self.wash(xs, ys) * 255, np.float32)
-        grown = cv2.resize(coarse, (cols * COARSE, rows * COARSE), interpolation=cv2.INTER_LINEAR)
-        wash = np.rint(grown[: y1 - y0, : x1 - x0]).astype(np.uint8)
+        wash = np.rint(stretched(coarse, COARSE, (x1 - x0, y1 - y0))).astype(np.uint8)
         region = canvas.part(box)
         whiter = scaled(cv2.bitwise_not(region), wash)
         region[:] = cv2.add(region, whiter)

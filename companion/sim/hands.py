@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.sim.camera import View
-from companion.sim.pixels import Canvas, Image, Rect, scaled
+from companion.sim.pixels import Canvas, Image, Rect, scaled, stretched
 from companion.sim.scene import Scene
 
 HAND_LIFT = 1.25
@@ -60,11 +60,15 @@ class Hand:
         return (int(low[0]), int(low[1]), int(high[0]), int(high[1]))
 
     def covers(self, rect: Rect) -> npt.NDArray[np.bool_]:
-        """Which pixels of a frame rectangle its sharp outline covers."""
+        """Which pixels of a frame rectangle the hand covers at some moment while the
+        shutter is open: each piece swept along its smear."""
         x0, y0, x1, y1 = rect
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        half = np.array(self.smear) / 2
         for shape in self.shapes:
-            cv2.fillConvexPoly(mask, shape - np.array([x0, y0]), 1)
+            swept = np.vstack([shape - half, shape + half]) - np.array([x0, y0])
+            hull = cv2.convexHull(np.rint(swept).astype(np.int32))
+            cv2.fillConvexPoly(mask, hull, 1)
         return mask.astype(bool)
 
     def draw(self, canvas: Canvas) -> None:
@@ -89,11 +93,9 @@ class Hand:
         shadow = layer([s + self._drop for s in self.shapes], 10.0)
         cover = layer(self.shapes, 0.0)
         relief = layer(self.shapes, 8.0)
-        size = (small[1] * SHRINK, small[0] * SHRINK)
 
-        def grown(plane: npt.NDArray[np.float32] | npt.NDArray[np.uint8]) -> Image:
-            big = cv2.resize(plane, size, interpolation=cv2.INTER_LINEAR)
-            return np.ascontiguousarray(big[: y1 - y0, : x1 - x0])
+        def grown(plane: Image) -> Image:
+            return stretched(plane, SHRINK, (x1 - x0, y1 - y0))
 
         shade = 0.7 + 0.3 * np.minimum(relief, 1.0)
         skin = np.clip(shade[..., None] * np.array(self.tone, np.float32), 0, 255).astype(np.uint8)

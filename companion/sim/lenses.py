@@ -21,6 +21,8 @@ import numpy as np
 
 from companion.errors import SettingError
 from companion.kit.layouts import Layout
+from companion.kit.mounting import LENSES as CAMERAS
+from companion.kit.mounting import Lens
 from companion.sim.camera import CameraPose, View
 
 MARGIN = 0.05
@@ -38,18 +40,31 @@ class SimLens:
 
     name: str
     """Its short name, as `--lens` takes it."""
-    description: str
-    """What a person calls it."""
-    frame_px: tuple[int, int]
-    """The frame size the companion reads it at."""
-    hfov_deg: float
-    """Horizontal field of view, distortion included."""
+    camera: Lens
+    """The camera as the hardware guide plans with it (`companion.kit.mounting`): its
+    name, the frame size the companion reads it at, and its fields of view (the
+    horizontal one, distortion included, is the simulated lens's)."""
     k1: float
     """First radial distortion term (OpenCV's Brown model)."""
     k2: float
     """Second radial distortion term."""
     centre_offset_px: tuple[float, float]
     """The principal point's distance from the frame's centre."""
+
+    @property
+    def description(self) -> str:
+        """What a person calls it."""
+        return self.camera.name
+
+    @property
+    def frame_px(self) -> tuple[int, int]:
+        """The frame size the companion reads it at."""
+        return self.camera.resolution_px
+
+    @property
+    def hfov_deg(self) -> float:
+        """Horizontal field of view, distortion included."""
+        return self.camera.hfov_deg
 
     def pose(
         self,
@@ -77,7 +92,7 @@ class SimLens:
         binned mode, such as 2304x1296 on a 4608x2592 sensor)."""
         scale = frame_px[0] / self.frame_px[0]
         offset = (self.centre_offset_px[0] * scale, self.centre_offset_px[1] * scale)
-        return replace(self, frame_px=frame_px, centre_offset_px=offset)
+        return replace(self, camera=self.camera.in_mode(frame_px), centre_offset_px=offset)
 
     def over(self, layout: Layout, *, tilt_deg: float = 0.0, margin: float = MARGIN) -> CameraPose:
         """This camera hung as low as it can over the board's centre while the whole
@@ -115,33 +130,9 @@ class SimLens:
 
 LENSES: Mapping[str, SimLens] = MappingProxyType(
     {
-        "standard": SimLens(
-            "standard",
-            "Camera Module 3",
-            (4608, 2592),
-            66.0,
-            -0.03,
-            0.0,
-            (14.0, -9.0),
-        ),
-        "wide": SimLens(
-            "wide",
-            "Camera Module 3 Wide",
-            (4608, 2592),
-            102.0,
-            -0.14,
-            0.009,
-            (23.0, -15.0),
-        ),
-        "webcam": SimLens(
-            "webcam",
-            "4K USB webcam",
-            (3840, 2160),
-            80.0,
-            -0.15,
-            0.02,
-            (-19.0, 12.0),
-        ),
+        "standard": SimLens("standard", CAMERAS["cm3"], -0.03, 0.0, (14.0, -9.0)),
+        "wide": SimLens("wide", CAMERAS["cm3-wide"], -0.14, 0.009, (23.0, -15.0)),
+        "webcam": SimLens("webcam", CAMERAS["usb-4k"], -0.15, 0.02, (-19.0, 12.0)),
     }
 )
 """The simulated cameras by name: the standard and Wide Camera Modules and a webcam."""

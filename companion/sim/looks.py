@@ -57,6 +57,10 @@ class Variation:
     printed: bool = False
     """Whether it lays flat printed tags instead of discs."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "conditions", MappingProxyType(dict(self.conditions)))
+        object.__setattr__(self, "laying", MappingProxyType(dict(self.laying)))
+
     def on(self, look: Look) -> Look:
         """`look` with this variation."""
         return Look(

@@ -5,7 +5,7 @@ on full frames and give the same bytes every time, which seeded frames rely on.
 """
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -81,3 +81,26 @@ class Piece(Protocol):
     def draw(self, canvas: Canvas) -> None:
         """Draw what of it lies on the canvas."""
         ...
+
+
+Plane = TypeVar("Plane", npt.NDArray[np.float32], npt.NDArray[np.uint8])
+"""A map worked out on a coarse grid: a gain, a wash, a mask, a layer of colour."""
+
+
+def cell_centres(rect: Rect, step: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The frame pixels at the centres of `step`-wide cells covering a rectangle (one
+    cell more each way than it needs), x and y as a grid: where to work out a smooth
+    map that `stretched` then brings to every pixel."""
+    x0, y0, x1, y1 = rect
+    xs = x0 + np.arange((x1 - x0) // step + 2) * step + (step - 1) / 2
+    ys = y0 + np.arange((y1 - y0) // step + 2) * step + (step - 1) / 2
+    return np.meshgrid(xs, ys)
+
+
+def stretched(coarse: Plane, step: int, size: tuple[int, int]) -> Plane:
+    """A map worked out at the centres of `step`-wide cells (`cell_centres`) brought to
+    every pixel of a rectangle `size` (width, height) by linear interpolation: smooth
+    light, glare and shadows are worked out on a few pixels and stretched."""
+    rows, cols = coarse.shape[:2]
+    grown = cv2.resize(coarse, (cols * step, rows * step), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(grown[: size[1], : size[0]], dtype=coarse.dtype)

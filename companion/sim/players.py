@@ -181,14 +181,9 @@ class DemoPlayers:
             laying=look.laying,
         )
         self.truth = full.reveal
-        resting = [p for p in full.tokens if p.lift_mm > 0]
-        width = full.token_width_mm
-        under = tuple(
-            p
-            for p in full.tokens
-            if p.lift_mm == 0 and any(math.dist(p.center_mm, r.center_mm) < width for r in resting)
-        )
-        flat = tuple(p for p in full.tokens if p.lift_mm == 0 and p not in under)
+        resting = {p.resting_on for p in full.tokens if p.resting_on is not None}
+        under = tuple(p for p in full.tokens if p.tag.text in resting)
+        flat = tuple(p for p in full.tokens if p.resting_on is None and p not in under)
         owners = tuple(p for p in flat if p.tag.role is not Role.VOTE)
         votes = tuple(p for p in flat if p.tag.role is Role.VOTE)
         half = votes[: len(votes) // 2]
@@ -221,8 +216,8 @@ class DemoPlayers:
         """The table once the players have moved each token lying over another to a
         clear place on the same card, as the screen asks."""
         width = full.token_width_mm
-        tokens = [p for p in full.tokens if p.lift_mm == 0]
-        for placement in (p for p in full.tokens if p.lift_mm > 0):
+        tokens = [p for p in full.tokens if p.resting_on is None]
+        for placement in (p for p in full.tokens if p.resting_on is not None):
             spec = next(s for s in self.layout.slots if s.holds(placement.center_mm))
             x0, y0, x1, y1 = spec.card_mm
             spot = placement.center_mm
@@ -234,7 +229,7 @@ class DemoPlayers:
                 if all(math.dist(tried, p.center_mm) >= width for p in tokens):
                     spot = tried
                     break
-            tokens.append(replace(placement, center_mm=spot, tilt_deg=0.0, lift_mm=0.0))
+            tokens.append(replace(placement, center_mm=spot, tilt_deg=0.0, resting_on=None))
         return replace(full, tokens=tuple(tokens))
 
     def _own_card_vote(self, full: Scene, game: Game) -> Scene | None:

@@ -12,7 +12,7 @@ pixel, from a fresh camera.
 """
 
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,9 +38,15 @@ from companion.sim.tokens import (
 )
 from companion.sim.truth import SimTruth, tag_truths
 
-KEPT = 3
-"""Still tables (board, deals, developed) a camera keeps of each kind: a round's deal,
-the empty table, and the one before."""
+BOARDS_KEPT = 1
+"""Boards with their tags a camera keeps, undeveloped: the board (another is drawn
+only when a scene takes tags off it)."""
+DEALS_KEPT = 2
+"""Boards with their cards a camera keeps, undeveloped: the round's deal and the empty
+table between rounds."""
+DEVELOPED_KEPT = 3
+"""Developed boards a camera keeps: the bare board, the round's deal, the empty table.
+Each is a whole frame (36 MB at 4608x2592), so few are kept."""
 SHADOW_REACH = 4
 """Pixels added round a token's outline for its soft shadow and antialiased edge."""
 
@@ -90,9 +96,9 @@ class SimCamera:
     def __init__(self, pose: CameraPose) -> None:
         self.pose = pose
         self._views: dict[tuple[float, float], View] = {}
-        self._boards: OrderedDict[Hashable, Image] = OrderedDict()
-        self._deals: OrderedDict[Hashable, Image] = OrderedDict()
-        self._developed_deals: OrderedDict[Hashable, Image] = OrderedDict()
+        self._boards = _Kept(BOARDS_KEPT)
+        self._deals = _Kept(DEALS_KEPT)
+        self._developed_deals = _Kept(DEVELOPED_KEPT)
 
     def view(self, layout: Layout) -> View:
         """How this camera sees a board."""
@@ -139,29 +145,26 @@ class SimCamera:
 
     def _board(self, scene: Scene, view: View, still: Sequence[PrintedCode]) -> Image:
         """The table, the board and its tags, undeveloped."""
-        key = (scene.layout, scene.kit, scene.missing)
-        if key not in self._boards:
+
+        def make() -> Image:
             frame = paint_board(scene.layout, view)
             canvas = Canvas(frame, (0, 0))
             for code in still:
                 draw_code(canvas, code, view)
-            _keep(self._boards, key, frame)
-        return self._boards[key]
+            return frame
+
+        return self._boards.get((scene.layout, scene.kit, scene.missing), make)
 
     def _dealt(self, scene: Scene, view: View, still: Sequence[PrintedCode]) -> Image:
         """The board with the scene's cards on it, undeveloped."""
-        key = (
-            scene.layout,
-            scene.kit,
-            scene.missing,
-            tuple(sorted(scene.cards.items())),
-            scene.deal,
-        )
-        if key not in self._deals:
+
+        def make() -> Image:
             frame = self._board(scene, view, still).copy()
             paint_cards(frame, scene, view)
-            _keep(self._deals, key, frame)
-        return self._deals[key]
+            return frame
+
+        cards = tuple(sorted(scene.cards.items()))
+        return self._deals.get((scene.layout, scene.kit, scene.missing, cards, scene.deal), make)
 
     def _developed(
         self, scene: Scene, view: View, still: Sequence[PrintedCode], conditions: Conditions
@@ -169,27 +172,43 @@ class SimCamera:
         """The board with its cards as the lens and the light render them: the board
         developed once, then only where the deal's cards lie."""
         developing = conditions.developing()
-        board_key = (scene.layout, scene.kit, scene.missing, (), 0, developing)
-        if board_key not in self._developed_deals:
+        width, height = self.pose.frame_px
+
+        def bare() -> Image:
             raw = self._board(scene, view, still)
-            width, height = self.pose.frame_px
-            developed = develop(raw, (0, 0, width, height), self.pose.frame_px, conditions)
-            _keep(self._developed_deals, board_key, developed)
-        cards = tuple(sorted(scene.cards.items()))
-        key = (scene.layout, scene.kit, scene.missing, cards, scene.deal, developing)
-        if key not in self._developed_deals:
-            frame = self._developed_deals[board_key].copy()
+            return develop(raw, (0, 0, width, height), self.pose.frame_px, conditions)
+
+        def dealt() -> Image:
+            frame = self._developed_deals.get(
+                (scene.layout, scene.kit, scene.missing, (), None, developing), bare
+            ).copy()
             raw = self._dealt(scene, view, still)
             _compose(frame, raw, [], view, conditions, card_boxes(scene, view))
-            _keep(self._developed_deals, key, frame)
-        return self._developed_deals[key]
+            return frame
+
+        cards = tuple(sorted(scene.cards.items()))
+        key = (scene.layout, scene.kit, scene.missing, cards, scene.deal, developing)
+        return self._developed_deals.get(key, dealt)
 
 
-def _keep(kept: "OrderedDict[Hashable, Image]", key: Hashable, image: Image) -> None:
-    """Keep a still table, forgetting the oldest beyond `KEPT`."""
-    kept[key] = image
-    while len(kept) > KEPT:
-        kept.popitem(last=False)
+class _Kept:
+    """The still tables a camera keeps of one kind, the least lately used forgotten
+    first beyond `size`."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, Image] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], Image]) -> Image:
+        """The table kept under `key`, made (and kept) if it is not."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        image = make()
+        self._kept[key] = image
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return image
 
 
 def _compose(

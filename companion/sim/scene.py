@@ -48,7 +48,7 @@ CARD_ROOM_MM = 8.0
 CARD_TURN_DEG = 4.0
 """How far a card lies askew at most, either way."""
 EDGE_TILT_DEG = (2.0, 5.0)
-"""How far a token leans when it lies across a card's edge or on another token."""
+"""How far a token leans when it lies across a card's edge (a warped card, a sleeve)."""
 OVER_REACH = (0.55, 0.8)
 """How far from the token under it a token laid partly over another lies, in token
 widths (the disc's, or the printed square's): close enough to hide part of it."""
@@ -75,8 +75,9 @@ class Placement:
     another token)."""
     tilt_towards_deg: float = 0.0
     """Which way it leans down, clockwise from the board's x axis as seen from above."""
-    lift_mm: float = 0.0
-    """How high its underside lies above the board (on another token: its thickness)."""
+    resting_on: str | None = None
+    """The text of the token it lies partly on, if it does: its one edge rests on that
+    token, its other on the board, and it is drawn (and laid) after it."""
 
 
 @dataclass(frozen=True)
@@ -419,7 +420,7 @@ def _carelessly(
     out: list[Placement] = []
     for i, placement in enumerate(placed):
         moved = placement
-        flat = [p for p in out if p.lift_mm == 0]
+        flat = [p for p in out if p.resting_on is None]
         if flat and rng.random() < laying.overlap:
             moved = _over(placement, flat[int(rng.integers(len(flat)))], area, scene, rng)
         elif card is not None and rng.random() < laying.half_off:
@@ -436,10 +437,12 @@ def _leaning(rng: np.random.Generator) -> float:
 def _over(
     placement: Placement, under: Placement, area: Rect, scene: Scene, rng: np.random.Generator
 ) -> Placement:
-    """`placement` laid partly over `under`, resting on it and leaning away from it;
-    where no such spot keeps its centre in the card's area, it stays where it was."""
+    """`placement` laid partly over `under`, one edge resting on it and the other on
+    the board, so leaning away from it as steeply as the height of `under` over the
+    distance between the two edges asks; where no such spot keeps its centre in the
+    card's area, it stays where it was."""
     width = scene.token_width_mm
-    lift = under.lift_mm + (scene.disc.thickness_mm if scene.disc is not None else PAPER_MM)
+    height = scene.disc.thickness_mm if scene.disc is not None else PAPER_MM
     for _ in range(CANDIDATES):
         away = float(rng.uniform(0.0, 2 * math.pi))
         reach = width * float(rng.uniform(*OVER_REACH))
@@ -451,9 +454,9 @@ def _over(
             return replace(
                 placement,
                 center_mm=spot,
-                tilt_deg=_leaning(rng),
+                tilt_deg=math.degrees(math.atan2(height, reach)),
                 tilt_towards_deg=math.degrees(away),
-                lift_mm=lift,
+                resting_on=under.tag.text,
             )
     return placement
 

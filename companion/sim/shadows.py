@@ -8,11 +8,10 @@ its middle. The board's tags and the tokens under it are still there, only dimme
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from companion.sim.camera import View
-from companion.sim.pixels import Canvas, Rect, scaled
+from companion.sim.pixels import Canvas, Rect, cell_centres, scaled, stretched
 from companion.sim.scene import Scene
 
 ARM_WIDTH_MM = 90.0
@@ -56,16 +55,11 @@ class ArmShadow:
         if box is None:
             return
         x0, y0, x1, y1 = box
-        cols, rows = (x1 - x0) // COARSE + 2, (y1 - y0) // COARSE + 2
-        xs, ys = np.meshgrid(
-            x0 + np.arange(cols) * COARSE + (COARSE - 1) / 2,
-            y0 + np.arange(rows) * COARSE + (COARSE - 1) / 2,
-        )
+        xs, ys = cell_centres(box, COARSE)
         apart = _distance_to_segment(xs, ys, self.start, self.end)
         dark = self.depth * _soft_step((self.half_width - apart) / self.softness)
         light = np.asarray((1.0 - dark) * 255, np.float32)
-        grown = cv2.resize(light, (cols * COARSE, rows * COARSE), interpolation=cv2.INTER_LINEAR)
-        gain = np.rint(grown[: y1 - y0, : x1 - x0]).astype(np.uint8)
+        gain = np.rint(stretched(light, COARSE, (x1 - x0, y1 - y0))).astype(np.uint8)
         region = canvas.part(box)
         region[:] = scaled(region, gain)
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from companion.colours import BY_NAME
 from companion.kit.tags import KitTag
 from companion.sim.camera import View, square_mm
-from companion.sim.pixels import Canvas, scaled
+from companion.sim.pixels import Canvas, scaled, stretched
 from companion.sim.scene import Disc, Placement
 
 Points3 = npt.NDArray[np.float64]
@@ -42,7 +42,8 @@ SIDE_SHADE = 0.55
 TRAP_RIM = (70, 70, 70)
 """BGR of the trap dial's rim: it has no player colour."""
 PAPER = (236, 238, 238)
-"""BGR of a printed tag's paper, as in `codes`."""
+"""BGR of a printed tag's paper (and a disc's face): a little below white, as a camera
+sees it."""
 SHRINK = 4
 """A shadow is worked out at this fraction of the frame's resolution."""
 
@@ -90,7 +91,7 @@ def face_height(placement: Placement, disc: Disc | None, radius_mm: float) -> fl
     and the rise of a lean (it rests on its low edge)."""
     thickness = disc.thickness_mm if disc is not None else 0.0
     rise = radius_mm * math.sin(math.radians(placement.tilt_deg))
-    return placement.lift_mm + thickness + rise
+    return thickness + rise
 
 
 def printed_square(placement: Placement, size_mm: float, disc: Disc | None) -> Points3:
@@ -160,9 +161,8 @@ def draw_shadow(canvas: Canvas, body: Solid, view: View) -> None:
     # small pixel i stands for pixels SHRINK*i .. SHRINK*i + SHRINK - 1, in 16ths
     corner = np.array([x0 + (SHRINK - 1) / 2, y0 + (SHRINK - 1) / 2])
     cv2.fillPoly(small, [_fixed((outline - corner) / SHRINK)], 255, cv2.LINE_AA, 4)
-    soft = cv2.GaussianBlur(small, (0, 0), max(softness / SHRINK, 0.5))
-    size = (small.shape[1] * SHRINK, small.shape[0] * SHRINK)
-    grown = cv2.resize(soft, size, interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
+    soft = np.asarray(cv2.GaussianBlur(small, (0, 0), max(softness / SHRINK, 0.5)), np.uint8)
+    grown = stretched(soft, SHRINK, (x1 - x0, y1 - y0))
     region = canvas.part(box)
     region[:] = scaled(region, cv2.convertScaleAbs(grown, alpha=-SHADOW_DEPTH, beta=255))
 

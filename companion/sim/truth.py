@@ -75,7 +75,7 @@ class SimTruth:
     """What lay on the table."""
     pose: CameraPose
     """The camera it was seen from."""
-    board_to_px: Matrix
+    board_to_pinhole: Matrix
     """The homography from board millimetres to the pinhole's pixels: the frame's
     pixels where the lens bends nothing (`view` maps through the lens)."""
     view: View

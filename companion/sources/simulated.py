@@ -20,9 +20,9 @@ from companion.sim.autos import Autos
 from companion.sim.effects import hunted
 from companion.sources.base import Frame, FrameSource
 
-KEEP_DRAWN = 6
-"""Frames of recent layouts kept for handing out again: a round's few stages and the
-empty table."""
+KEEP_DRAWN = 2
+"""Frames of recent layouts kept for handing out again: the one on the table (a stage
+of laying out lasts several frames) and the one before (a hand comes and goes)."""
 
 
 class SimulatedTable(FrameSource):

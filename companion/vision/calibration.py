@@ -133,7 +133,7 @@ def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) ->
             "they lie on a line or in one spot"
         )
     fit = fitted.board
-    corrected = " even after correcting the lens's distortion"
+    corrected = " even allowing for the lens's distortion"
     if fit.agreeing < MIN_AGREEING_EMPTY:
         raise CalibrationError(
             f"only {fit.anchors_used} of {fit.anchors_seen} corner and slot tags agree with "

@@ -33,6 +33,10 @@ MAX_STRETCH = 10.0
 """The greatest slope f may have over the frame: the Camera Module 3 Wide's barrel,
 120 degrees corner to corner, asks for about 2; tenfold is a fisheye, which this
 model does not describe, or a fit gone wrong."""
+SCALE_REACH = (0.25, 4.0)
+"""The least and most `scale_px` may be, in half-diagonals of the frame it is checked
+over: calibration sets one half-diagonal (and a smaller frame's lens shrinks with its
+frame), so anything far off is a damaged file, and would crush or lose the frame."""
 CENTRE_REACH = 0.5
 """How far outside the frame the distortion's centre may lie, as a share of the
 frame's width and height: a lens's centre is near the sensor's, so one further out
@@ -107,9 +111,11 @@ class Lens:
 
     def rescaled(self, sx: float, sy: float) -> "Lens":
         """The same lens for a frame shrunk by `sx` and `sy` (a frame of 2304x1296 px
-        read on a table calibrated at 4608x2592 px has sx = sy = 2)."""
+        read on a table calibrated at 4608x2592 px has sx = sy = 2), pixel centres at
+        whole numbers in both: pixel p of the smaller frame is (p + 0.5) s - 0.5."""
         (cx, cy), (ux, uy) = self.centre_px, self.scale_px
-        return Lens((cx / sx, cy / sy), (ux / sx, uy / sy), self.k)
+        centre = ((cx + 0.5) / sx - 0.5, (cy + 0.5) / sy - 0.5)
+        return Lens(centre, (ux / sx, uy / sy), self.k)
 
     def check(self, frame_size: tuple[int, int]) -> None:
         """Refuse (`CalibrationError`) a lens that cannot correct this frame: its centre
@@ -121,6 +127,13 @@ class Lens:
         (cx, cy), (sx, sy) = self.centre_px, self.scale_px
         if not (sx > 0 and sy > 0):
             raise CalibrationError(f"the lens's scale must be above 0, not {sx:g}, {sy:g}")
+        half = math.hypot(width, height) / 2
+        reach = (SCALE_REACH[0] * half, SCALE_REACH[1] * half)
+        if not self.is_straight and not all(reach[0] <= s <= reach[1] for s in (sx, sy)):
+            raise CalibrationError(
+                f"the lens's scale ({sx:g}, {sy:g} px) is not about half the "
+                f"{width}x{height} frame's diagonal ({half:.0f} px), as a calibration's is"
+            )
         if not (
             -CENTRE_REACH * width <= cx <= (1 + CENTRE_REACH) * width
             and -CENTRE_REACH * height <= cy <= (1 + CENTRE_REACH) * height

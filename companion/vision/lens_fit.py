@@ -51,7 +51,9 @@ TERMS: tuple[tuple[int, tuple[int, ...]], ...] = (
 (centre x, centre y, k1, k2, k3): from eight tags the centre and all three terms (13
 parameters against 48 equations or more: 8 coordinates a tag, less its own turn and
 size); from six, k1 and k2 about the frame's centre; from four, k1 alone. The next
-fewer terms stand in when more would fold the frame."""
+fewer terms stand in when more would fold the frame, and a straight lens when none
+will do (the board is then judged as a plain homography's, as before lenses were
+corrected)."""
 CENTRE_PRIOR = 0.05
 """The distortion's centre is pulled towards the frame's centre: a shift of this share
 of the half-diagonal weighs as much as one point a millimetre off. A nearly straight
@@ -156,9 +158,9 @@ def fit_lens(
     start = _centres_homography(pairs)
     if start is None:
         return None
-    for free in [free for least, free in TERMS if len(names) >= least]:
+    for free in [*(free for least, free in TERMS if len(names) >= least), ()]:
         params, error, kept = _robust_fit(pairs, free, start)
-        if _usable(_lens(params, free, centre_px, scale_px), frame_size):
+        if not free or _usable(_lens(params, free, centre_px, scale_px), frame_size):
             break
     used = int(kept[pairs.tag].sum())
     plain = _residuals(_subset(pairs, kept), (), None)

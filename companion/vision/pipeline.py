@@ -211,7 +211,10 @@ class TableReader:
             fit = self.calibration.board
             sx = self.calibration.frame_size[0] / size[0]
             sy = self.calibration.frame_size[1] / size[1]
-            matrix = fit.matrix @ np.diag([sx, sy, 1.0])
+            # pixel centres at whole numbers: pixel p of this frame is (p + 0.5) s - 0.5
+            # of the calibration's
+            to_calibrated = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]])
+            matrix = fit.matrix @ to_calibrated
             rows = tuple(tuple(float(v) for v in row) for row in matrix)
             lens = fit.lens.rescaled(sx, sy)
             self._fallbacks[size] = BoardFit(rows, fit.rms_error_mm, fit.anchors_used, 0, lens)

@@ -9,9 +9,11 @@ another slot starts settling again. Nothing is ever reported that was not seen.
 Tokens are discs a few millimetres thick, and one laid partly on another hides it:
 the one below was seen, then vanishes while the table is otherwise still. Dropping it
 could leave a legal table (a second vote in Odyssey) and a wrong score, so a token
-with another seen lying over where it was is kept for as long as one lies there, and
-for `keep_frames` after, as *covered*: in no slot, but reported, for the players to
-move the two apart. Seen again, it simply comes back.
+with another lying over where it was, one that came (or was moved) about when it
+vanished, is kept for as long as that one lies there, and for `keep_frames` after, as
+*covered*: in no slot, but reported, for the players to move the two apart. Seen
+again, it simply comes back. A token taken away from beside one that lay there all
+along is not covered: it has gone.
 """
 
 import math
@@ -27,6 +29,9 @@ SETTLE_FRAMES = 5
 """Frames a token must be seen in the same slot before it counts (0.5 s at 10 fps)."""
 KEEP_FRAMES = 15
 """Frames a settled token may go unseen before it is taken as gone (1.5 s at 10 fps)."""
+MOVED_SIDES = 0.5
+"""A token seen this many code sides from where it lay has been moved, not merely seen
+again with a pixel's jitter."""
 BLIND_AT_LEAST = 4
 """Settled tokens from which a frame missing more than half of them is blind; with
 fewer, a hand over one or two is no sign of it."""
@@ -47,13 +52,16 @@ class Settled:
     """The settled tokens by slot, the covered tokens, with the latest frame's
     unplaced tokens, foreign codes, copies of tokens and word on the board."""
     steady: bool
-    """True when no token is still settling and the latest frame saw the table: it has
-    held still (a covered token does not stop it, since it stays covered until the
-    players move the tokens; a frame that missed most of the settled tokens does)."""
+    """True when no token is still settling: the table has held still (a covered token
+    does not stop it, since it stays covered until the players move the tokens)."""
     pending: tuple[str, ...]
     """Texts of tokens seen but not yet settled."""
     hidden: tuple[str, ...]
     """Texts of settled tokens not seen in the latest frame, kept for now."""
+    blind: bool = False
+    """True when the latest frame missed most of the settled tokens (a camera hunting
+    for focus, an arm over the board): it says nothing of the table, and the game
+    neither starts a proposal nor confirms one on it (see `_blind`)."""
 
 
 @dataclass
@@ -66,6 +74,8 @@ class _Track:
     """How many frames it has been seen in that slot."""
     last_seen: int
     """The last frame it was seen in."""
+    arrived: int
+    """The frame it was first seen where it lies now (it moved, or came, then)."""
     last_covered: int = 0
     """The last frame a seen token lay over where this one was last seen."""
     covered_by: str = ""
@@ -97,14 +107,19 @@ class Stabiliser:
         for token in placed:
             track = self._tracks.get(token.tag)
             if track is not None and track.token.slot == token.slot:
+                if _moved(track.token, token):
+                    track.arrived = now
                 track.seen_in_slot += 1
                 track.token = token
                 track.last_seen = now
             else:
-                self._tracks[token.tag] = _Track(token, 1, now)
-        seen = [t.token for t in self._tracks.values() if t.last_seen == now]
+                self._tracks[token.tag] = _Track(token, 1, now, now)
+        seen = [t for t in self._tracks.values() if t.last_seen == now]
         for tag, track in list(self._tracks.items()):
-            over = None if track.last_seen == now else _lying_over(track.token, seen)
+            # only a token that came (or moved) about when this one went can lie on it:
+            # one that lay beside it all along says nothing of where it went
+            came = [t.token for t in seen if t.arrived >= track.last_seen - self.keep_frames]
+            over = None if track.last_seen == now else _lying_over(track.token, came)
             if over is not None:
                 track.last_covered = now
                 track.covered_by = over.tag.text
@@ -126,7 +141,8 @@ class Stabiliser:
                 latest.wrong_board,
                 [Covered(t.token.tag.text, t.token.slot, t.covered_by) for t in covered],
             ),
-            steady=not pending and not _blind(len(settled), len(hidden)),
+            steady=not pending,
+            blind=_blind(len(settled), len(hidden)),
             pending=tuple(t.token.tag.text for t in pending),
             hidden=tuple(t.token.tag.text for t in hidden),
         )
@@ -147,6 +163,12 @@ def _blind(settled: int, hidden: int) -> bool:
     was before the last tokens went down (in Odyssey, a voter's first dial without the
     second is a legal round)."""
     return settled >= BLIND_AT_LEAST and hidden * 2 > settled
+
+
+def _moved(before: PlacedToken, now: PlacedToken) -> bool:
+    """Whether a token was seen somewhere else in its slot (a hand moved it)."""
+    (x0, y0), (x1, y1) = before.center_px, now.center_px
+    return math.hypot(x1 - x0, y1 - y0) > MOVED_SIDES * max(before.side_px, now.side_px, 1.0)
 
 
 def _lying_over(missing: PlacedToken, seen: Iterable[PlacedToken]) -> PlacedToken | None:

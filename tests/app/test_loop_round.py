@@ -104,9 +104,7 @@ class Table:
 def table(tmp_path: Path, recording_screen: RecordingScreen) -> Iterator[Table]:
     f = round_one()
     plan = [f.empty] * 2 + [f.owners] * SETTLE + [f.mistake] * SETTLE + [f.full] * (SETTLE + 1)
-    # the table laid again after the undo stays a frame longer than it takes to be
-    # proposed: a frame that sees none of its tokens is no sign that it held still
-    plan += [f.empty] * (CLEAR + 2) + [f.full] * (SETTLE + 2) + [f.empty] * (CLEAR + 40)
+    plan += [f.empty] * (CLEAR + 2) + [f.full] * (SETTLE + 1) + [f.empty] * (CLEAR + 40)
     t = Table(tmp_path, plan, recording_screen)
     try:
         yield t

@@ -124,6 +124,27 @@ def test_auto_confirm_counts_down_then_commits(journal: Journal) -> None:
     assert len(History(journal).rounds(session.state.game_id or 0)) == 1
 
 
+def test_a_frame_that_missed_most_of_the_table_neither_starts_nor_confirms_a_proposal(
+    journal: Journal,
+) -> None:
+    """A camera hunting for focus, or an arm over the board, sees too little to judge:
+    the tokens just laid may be missing from what it shows."""
+    session = started(journal, auto_confirm=3.0)
+    session.see(table_of(ROUND_1, LINEUP), True, 10.0, blind=True)
+    assert session.state.phase is Phase.WAITING
+    session.see(table_of(ROUND_1, LINEUP), True, 10.1)
+    assert session.state.phase is Phase.PROPOSAL
+    session.see(table_of(ROUND_1, LINEUP), True, 12.0, blind=True)
+    assert session.state.phase is Phase.PROPOSAL  # no news: the proposal stays...
+    session.tick(14.0)
+    assert session.state.phase is Phase.PROPOSAL  # ...but does not confirm itself blind
+    assert session.state.countdown(14.0) == 0.0
+    session.see(table_of(ROUND_1, LINEUP), True, 14.1)
+    session.tick(14.2)
+    assert session.state.phase is Phase.CLEARING
+    assert len(History(journal).rounds(session.state.game_id or 0)) == 1
+
+
 def test_the_rabbits_hop_to_their_new_totals(journal: Journal) -> None:
     session = started(journal)
     session.see(table_of(ROUND_1, LINEUP), True, 1.0)

@@ -168,7 +168,7 @@ def test_calibrate_refuses_a_board_that_does_not_fit_the_layout(
     )
     assert status == 2
     assert (
-        "agree with layout odyssey-12 even after correcting the lens's distortion: "
+        "agree with layout odyssey-12 even allowing for the lens's distortion: "
         "is it the right layout, or were tags moved?"
         in err
         or "the board fit is off by" in err

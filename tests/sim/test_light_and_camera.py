@@ -27,9 +27,12 @@ from companion.sim import (
     round_scene,
 )
 from companion.sim.autos import EXPOSURE_STEPS, FOCUS_STEPS_PX, Autos
-from companion.sim.effects import Tweak, hunted
+from companion.sim.codes import anchor_codes, moving_codes
+from companion.sim.effects import Tweak, develop, hunted
 from companion.sim.glare import card_streaks
 from companion.sim.looks import CAFE, GOOD_CAFE
+from companion.sim.pixels import Canvas
+from companion.sim.render import _Token
 from companion.sources.simulated import SimulatedTable
 from tests.sim.test_render import KIT, decode, game_of, rng
 from tests.vision.scenes import LAYOUT_NAME
@@ -220,3 +223,28 @@ def test_conditions_and_laying_refuse_what_no_table_has() -> None:
         Laying(half_off=1.5)
     with pytest.raises(SettingError, match="evening"):
         find_variation("storm")
+
+
+def test_developing_the_frame_piece_by_piece_draws_what_developing_it_whole_draws() -> None:
+    """The kept camera develops only the pieces of the frame where something moved; the
+    lens's blur and the light across them must come out as on the whole frame, with no
+    seam where a piece meets the still table."""
+    scene = small_scene(11, laying=Laying(half_off=0.5, overlap=0.5))
+    conditions = Conditions(
+        blur_sigma_px=1.1,
+        noise_sigma=0,
+        gradient=0.35,
+        white_balance=(0.8, 0.95, 1.1),
+        jpeg_quality=None,
+    )
+    camera = SimCamera(POSE)
+    pieced = camera.shoot(scene, conditions, rng(0)).image
+    view = camera.view(SMALL)
+    whole = camera._dealt(scene, view, anchor_codes(scene)).copy()
+    canvas = Canvas(whole, (0, 0))
+    for code in moving_codes(scene):
+        _Token(code, view).draw(canvas)
+    width, height = POSE.frame_px
+    developed = develop(whole, (0, 0, width, height), POSE.frame_px, conditions)
+    difference = np.abs(pieced.astype(int) - developed)
+    assert difference.max() <= 1, np.argwhere(difference > 1)[:5]

@@ -96,7 +96,7 @@ def test_homography_maps_the_board_corners_to_where_the_frame_shows_them() -> No
     for corner in np.array([(0, 0), (width, 0), (width, height), (0, height)], dtype=float):
         inward = (centre - corner) / np.linalg.norm(centre - corner)
         (x_in, y_in), (x_out, y_out) = (
-            project(frame.truth.board_to_px, [corner + 4 * inward, corner - 4 * inward])
+            project(frame.truth.board_to_pinhole, [corner + 4 * inward, corner - 4 * inward])
             .round()
             .astype(int)
         )

@@ -21,6 +21,7 @@ from companion.sim import (
     find_lens,
     round_scene,
 )
+from companion.sim.codes import moving_codes
 from companion.sim.tokens import face_axes, printed_square, solid
 from tests.sim.test_render import KIT, decode, game_of, read_back, rng
 
@@ -93,7 +94,14 @@ def test_a_leaning_token_tips_down_the_way_it_leans() -> None:
 
 def test_a_token_partly_over_another_hides_it_and_the_truth_says_so() -> None:
     under = Placement(BLUE_OWNER, (100.0, 90.0), 0.0)
-    over = Placement(RED_VOTE, (118.0, 90.0), 30.0, tilt_deg=4.0, tilt_towards_deg=0.0, lift_mm=3.0)
+    over = Placement(
+        RED_VOTE,
+        (118.0, 90.0),
+        30.0,
+        tilt_deg=8.0,
+        tilt_towards_deg=0.0,
+        resting_on=BLUE_OWNER.text,
+    )
     image, truths = shot(over, under)  # drawn by height, whatever the order
     assert Obstruction.CODE in truths[BLUE_OWNER.text].obstructions
     assert truths[RED_VOTE.text].visible
@@ -108,10 +116,18 @@ def test_careless_laying_keeps_every_token_in_its_slot(ruleset: str, players: in
             ODYSSEY, KIT, game_of(ruleset, players), rng(seed), disc=Disc(), laying=careless
         )
         assert read_back(scene) == scene.reveal
-        leaning = [p for p in scene.tokens if p.tilt_deg > 0]
-        assert all(2.0 <= p.tilt_deg <= 5.0 for p in leaning)
-        resting = [p for p in scene.tokens if p.lift_mm > 0]
-        assert all(p.lift_mm == Disc().thickness_mm for p in resting)
+        on_edges = [p for p in scene.tokens if p.tilt_deg > 0 and p.resting_on is None]
+        assert all(2.0 <= p.tilt_deg <= 5.0 for p in on_edges)
+        resting = [p for p in scene.tokens if p.resting_on is not None]
+        by_text = {p.tag.text: p for p in scene.tokens}
+        for p in resting:  # one edge on the 3 mm disc below, the other on the board
+            under = by_text[p.resting_on]
+            assert under.resting_on is None
+            apart = math.dist(p.center_mm, under.center_mm)
+            assert math.tan(math.radians(p.tilt_deg)) == pytest.approx(3.0 / apart)
+        drawn = [code.text for code in moving_codes(scene)]
+        for p in resting:
+            assert drawn.index(p.tag.text) > drawn.index(p.resting_on)
 
 
 def test_a_token_half_off_its_card_lies_on_the_card_edge_and_is_read() -> None:
@@ -143,7 +159,8 @@ def _distance_to_segment(point: np.ndarray, a: np.ndarray, b: np.ndarray) -> flo
 
 def test_printed_tags_lie_flat_as_before() -> None:
     scene = round_scene(ODYSSEY, KIT, game_of("odyssey", 6), rng(2))
-    assert scene.disc is None and all(p.tilt_deg == 0 and p.lift_mm == 0 for p in scene.tokens)
+    assert scene.disc is None
+    assert all(p.tilt_deg == 0 and p.resting_on is None for p in scene.tokens)
     frame = CAMERA.shoot(scene, CLEAN, rng(2))
     assert all(t.visible for t in frame.truth.tags)
     assert {p.tag.text for p in scene.tokens} <= set(decode(frame.image))

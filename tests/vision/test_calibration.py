@@ -69,7 +69,7 @@ def test_calibration_maps_pixels_to_board_millimetres() -> None:
 def test_a_fit_too_far_off_is_refused() -> None:
     with pytest.raises(
         CalibrationError,
-        match=r"the board fit is off by \d\.\d mm even after correcting the lens's "
+        match=r"the board fit is off by \d\.\d mm even allowing for the lens's "
         r"distortion \(at most 2\)",
     ):
         calibrate(FRAME, LAYOUT, Seen(jitter_mm=3.0), "classic-8")
@@ -129,8 +129,8 @@ def test_a_board_bent_by_the_lens_is_calibrated_once_the_lens_is_corrected() -> 
 def test_a_board_bent_beyond_any_lens_is_refused_naming_the_correction() -> None:
     with pytest.raises(
         CalibrationError,
-        match=r"layout odyssey-12 even after correcting the lens's distortion|"
-        r"mm even after correcting the lens's distortion \(at most 2\): is the layout "
+        match=r"layout odyssey-12 even allowing for the lens's distortion|"
+        r"mm even allowing for the lens's distortion \(at most 2\): is the layout "
         r"odyssey-12 the right one",
     ):
         calibrate(WEBCAM_FRAME, load_layout("odyssey-12"), BENT, "odyssey-12")

@@ -72,6 +72,8 @@ DEGENERATE = {
         {"centre_px": [1151.5, 647.5], "scale_px": [1321.7, 1321.7]},
         lens(scale_px=[0, 1321.7]),
         lens(scale_px=[-1321.7, 1321.7]),
+        lens(scale_px=[1e-10, 1e-10]),
+        lens(scale_px=[1e300, 1e300]),
         lens(centre_px=[1e6, 647.5]),
         lens(centre_px=[True, 647.5]),
         lens(centre_px=[1151.5]),

@@ -70,9 +70,11 @@ def test_bending_any_point_through_any_lens_gives_a_pixel(
 def test_a_rescaled_lens_straightens_the_rescaled_frame_alike(
     lens: Lens, point: tuple[float, float], sx: float, sy: float
 ) -> None:
-    (x, y), shrink = point, np.array([sx, sy])
-    expected = lens.straighten([point])[0] / shrink
-    assert lens.rescaled(sx, sy).straighten([(x / sx, y / sy)])[0] == pytest.approx(expected)
+    x, y = point
+    expected = lens.straighten([point])[0]
+    small = ((x + 0.5) / sx - 0.5, (y + 0.5) / sy - 0.5)
+    straight = lens.rescaled(sx, sy).straighten([small])[0]
+    assert (straight + 0.5) * (sx, sy) - 0.5 == pytest.approx(expected)
 
 
 def test_the_correction_moves_points_along_their_ray_from_the_centre() -> None:
@@ -120,3 +122,9 @@ def test_beyond_its_fold_a_lens_bends_every_point_to_the_fold() -> None:
     cx, cy = folding.centre_px
     far = folding.bend([(cx + 1e6, cy), (cx, cy - 1e9)])
     np.testing.assert_allclose(far, [[cx + fold, cy], [cx, cy - fold]])
+
+
+@pytest.mark.parametrize("scale", [1e-10, 100.0, 40_000.0, 1e300])
+def test_a_lens_scaled_far_from_the_frames_half_diagonal_is_refused(scale: float) -> None:
+    with pytest.raises(CalibrationError, match="half the"):
+        Lens(WIDE.centre_px, (scale, scale), WIDE.k).check(FRAME)

@@ -225,15 +225,40 @@ def test_an_unknown_size_goes_by_the_other_token_and_with_neither_known_none_cov
     assert gone.observation.covered == () and gone.observation.slots[2].votes == ()
 
 
-def test_a_frame_that_misses_most_settled_tokens_is_not_steady() -> None:
-    """A camera hunting for focus sees almost nothing for a few frames: the table as
-    settled before is not taken as still then (the tokens just laid are not seen)."""
+def test_a_frame_that_misses_most_settled_tokens_is_blind() -> None:
+    """A camera hunting for focus sees almost nothing for a few frames: such a frame
+    says nothing of the table (the tokens just laid are not seen either)."""
     stabiliser = Stabiliser(settle_frames=2, keep_frames=5)
     tokens = [at(RED, 1), at(BLUE, 2), at(GREEN, 3), at(YELLOW, 4)]
     settled = pushed(stabiliser, [tokens] * 2)[-1]
-    assert settled.steady
+    assert settled.steady and not settled.blind
     (soft,) = pushed(stabiliser, [tokens[:1]])
-    assert not soft.steady and len(soft.hidden) == 3
+    assert soft.blind and len(soft.hidden) == 3
     assert in_slots(soft) == {1, 2, 3, 4}
     (hand,) = pushed(stabiliser, [tokens[:3]])
-    assert hand.steady and hand.hidden == (YELLOW.text,)
+    assert not hand.blind and hand.hidden == (YELLOW.text,)
+    small = Stabiliser(settle_frames=1, keep_frames=5)
+    pushed(small, [tokens[:3]])
+    (two_of_three_hidden,) = pushed(small, [tokens[:1]])
+    assert not two_of_three_hidden.blind  # too few tokens to tell a hand from a blur
+
+
+def test_a_token_taken_from_beside_one_that_lay_there_all_along_is_gone_not_covered() -> None:
+    """A player takes back a dial lying close to another: the other did not come over
+    it, so it is not covered; it leaves after the usual keep, as a token taken away."""
+    stabiliser = Stabiliser(settle_frames=3, keep_frames=5)
+    both = [sized(RED, 2), sized(BLUE, 2, dx=30.0)]
+    pushed(stabiliser, [both] * 20)
+    after = pushed(stabiliser, [[sized(BLUE, 2, dx=30.0)]] * 7)
+    assert all(s.observation.covered == () for s in after)
+    assert after[-1].observation.slots[2].votes == ()
+    assert set(stabiliser.look_again()) == {BLUE.text}
+
+
+def test_a_token_moved_onto_another_covers_it() -> None:
+    """The token on top lay elsewhere on the card before: moved over the other one, it
+    counts as having come when the other went."""
+    stabiliser = Stabiliser(settle_frames=3, keep_frames=5)
+    pushed(stabiliser, [[sized(RED, 2), sized(BLUE, 2, dx=200.0)]] * 20)
+    after = pushed(stabiliser, [[sized(BLUE, 2, dx=30.0)]] * 8)
+    assert after[-1].observation.covered == (Covered(RED.text, 2, BLUE.text),)
