@@ -48,6 +48,7 @@ class Glare:
 
     @property
     def bounds(self) -> Rect:
+        """The frame rectangle it washes, to where it has faded."""
         x, y = self.center
         reach = REACH * max(self.sigma_along, self.sigma_across)
         return (
@@ -82,6 +83,7 @@ class Glare:
         return float(self.wash(points[:, 0], points[:, 1]).max())
 
     def draw(self, canvas: Canvas) -> None:
+        """Wash the canvas towards white."""
         box = canvas.clip(self.bounds)
         if box is None:
             return

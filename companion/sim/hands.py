@@ -54,6 +54,7 @@ class Hand:
 
     @property
     def bounds(self) -> Rect:
+        """The frame rectangle the hand, its smear and its shadow reach."""
         points = np.vstack(list(self.shapes) + [s + self._drop for s in self.shapes])
         reach = int(3 * 10 * self.mm + abs(self.smear[0]) + abs(self.smear[1])) + SHRINK
         low, high = points.min(axis=0) - reach, points.max(axis=0) + reach + 1
@@ -72,6 +73,7 @@ class Hand:
         return mask.astype(bool)
 
     def draw(self, canvas: Canvas) -> None:
+        """The hand's shadow, then the hand, smeared as it moves."""
         box = canvas.clip(self.bounds)
         if box is None:
             return

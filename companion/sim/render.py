@@ -66,10 +66,13 @@ class _Token:
     """A code as a piece of the frame: its disc (if any) and its printed square."""
 
     code: PrintedCode
+    """The code, and the disc under it if any."""
     view: View
+    """How the camera sees the table."""
 
     @property
     def bounds(self) -> Rect:
+        """The frame rectangle the token, its side and its shadow reach."""
         outlines = [self.view.project(self.code.square)]
         if self.code.body is not None:
             outlines += [
@@ -80,6 +83,7 @@ class _Token:
         return bounds_of(outlines, SHADOW_REACH + 3 * scale)
 
     def draw(self, canvas: Canvas) -> None:
+        """Shadow, disc, code and rim, bottom up."""
         body = self.code.body
         if body is not None:
             draw_shadow(canvas, body, self.view)
@@ -115,7 +119,7 @@ class SimCamera:
         """The frame this camera takes of `scene` in `conditions`, with its truth.
         Everything random in it (hands, glare, shadows, noise) comes from `rng`."""
         view = self.view(scene.layout)
-        still = [*anchor_codes(scene)]
+        still = anchor_codes(scene)
         moving = moving_codes(scene)
         _check_in_front(view, scene, [*still, *moving])
         raw = self._dealt(scene, view, still)

@@ -41,6 +41,7 @@ class ArmShadow:
 
     @property
     def bounds(self) -> Rect:
+        """The frame rectangle it darkens, its soft edges included."""
         reach = self.half_width + 3 * self.softness
         xs, ys = (self.start[0], self.end[0]), (self.start[1], self.end[1])
         return (
@@ -51,6 +52,7 @@ class ArmShadow:
         )
 
     def draw(self, canvas: Canvas) -> None:
+        """Darken what lies under the stripe."""
         box = canvas.clip(self.bounds)
         if box is None:
             return
