@@ -30,8 +30,11 @@ SPOT_TRIES = 200
 """Random places tried for a dial put down between the cards."""
 SEAT_FRAMES = 3
 """Frames between one player laying their owner token to take a seat and the next."""
-UNDER_FRAMES = 2
-"""Frames a token lies on the table before another is laid partly over it."""
+UNDER_FRAMES = (5, 12)
+"""Fewest and most frames a token lies in view before another player's hand comes to
+lay theirs partly over it (half a second to a little over one at 10 frames a second:
+two players laying on one card reach it in turn, not in the same movement). The
+shorter waits cover it before it has settled, so the screen must name it."""
 TIDY_FRAMES = 40
 """Frames a round with a token lying partly over another waits to be scored before
 its players, reading the screen, move the one on top aside."""
@@ -166,10 +169,11 @@ class DemoPlayers:
 
     def _round(self, game: Game) -> tuple[Stage, ...]:
         """A round laid out in stages: owners, some votes with hands, maybe a mistake,
-        then everything. A token laid partly over another comes last, a moment after
-        the one under it (two players laying dials on one card in turn): the one below
-        is seen for a frame or two before it is covered; and if the round is not scored
-        a while later, its players, reading the screen, move the one on top aside."""
+        then everything. A token laid partly over another comes last, after the one
+        under it (two players laying dials on one card in turn): the one below lies in
+        view for a moment (`UNDER_FRAMES`) before a hand lays the other over it; and if the round
+        is not scored a while later, its players, reading the screen, move the one on
+        top aside."""
         look = self.look
         full = round_scene(
             self.layout,
@@ -205,7 +209,10 @@ class DemoPlayers:
         below = replace(full, tokens=owners + votes + under)
         stages.append(Stage(Lay(laid, hands=1), 2))
         stages.append(Stage(Lay(laid), SETTLING))
-        stages.append(Stage(Lay(below), UNDER_FRAMES))
+        stages.append(Stage(Lay(below, hands=1), 2))
+        shown = int(self.rng.integers(UNDER_FRAMES[0], UNDER_FRAMES[1] + 1))
+        stages.append(Stage(Lay(below), shown))
+        stages.append(Stage(Lay(full, hands=1), 2))
         stages.append(Stage(Lay(full), TIDY_FRAMES, whole=True))
         tidy = self._tidied(full)
         stages.append(Stage(Lay(tidy, hands=1), 2, whole=True))

@@ -421,10 +421,13 @@ def _carelessly(
     for i, placement in enumerate(placed):
         moved = placement
         flat = [p for p in out if p.resting_on is None]
+        neighbours = (*out, *placed[i + 1 :])
         if flat and rng.random() < laying.overlap:
-            moved = _over(placement, flat[int(rng.integers(len(flat)))], area, scene, rng)
+            under = flat[int(rng.integers(len(flat)))]
+            beside = [p.center_mm for p in neighbours if p is not under]
+            moved = _over(placement, under, area, beside, scene, rng)
         elif card is not None and rng.random() < laying.half_off:
-            others = [p.center_mm for p in (*out, *placed[i + 1 :])]
+            others = [p.center_mm for p in neighbours]
             moved = _across_edge(placement, card, area, others, scene, rng)
         out.append(moved)
     return out
@@ -435,11 +438,17 @@ def _leaning(rng: np.random.Generator) -> float:
 
 
 def _over(
-    placement: Placement, under: Placement, area: Rect, scene: Scene, rng: np.random.Generator
+    placement: Placement,
+    under: Placement,
+    area: Rect,
+    others: list[Point],
+    scene: Scene,
+    rng: np.random.Generator,
 ) -> Placement:
     """`placement` laid partly over `under`, one edge resting on it and the other on
     the board, so leaning away from it as steeply as the height of `under` over the
-    distance between the two edges asks; where no such spot keeps its centre in the
+    distance between the two edges asks, and clear of the `others` on the card (it
+    covers only the one it rests on); where no such spot keeps its centre in the
     card's area, it stays where it was."""
     width = scene.token_width_mm
     height = scene.disc.thickness_mm if scene.disc is not None else PAPER_MM
@@ -450,7 +459,8 @@ def _over(
             under.center_mm[0] + reach * math.cos(away),
             under.center_mm[1] + reach * math.sin(away),
         )
-        if _inside(spot, area, OFF_CARD_CLEARANCE_MM):
+        clear = all(math.dist(spot, other) >= width for other in others)
+        if clear and _inside(spot, area, OFF_CARD_CLEARANCE_MM):
             return replace(
                 placement,
                 center_mm=spot,

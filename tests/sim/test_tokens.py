@@ -125,6 +125,9 @@ def test_careless_laying_keeps_every_token_in_its_slot(ruleset: str, players: in
             assert under.resting_on is None
             apart = math.dist(p.center_mm, under.center_mm)
             assert math.tan(math.radians(p.tilt_deg)) == pytest.approx(3.0 / apart)
+            others = [o for o in scene.tokens if o is not p and o is not under]
+            # it covers only the one it rests on: the players saw every other
+            assert all(math.dist(p.center_mm, o.center_mm) >= scene.token_width_mm for o in others)
         drawn = [code.text for code in moving_codes(scene)]
         for p in resting:
             assert drawn.index(p.tag.text) > drawn.index(p.resting_on)
