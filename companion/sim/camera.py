@@ -12,6 +12,7 @@ what "4 px per module" means.
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -193,31 +194,32 @@ class CameraPose:
 
     def distort(self, pinhole_px: npt.ArrayLike) -> Array:
         """Pinhole pixels (n, 2) to frame pixels: where the lens puts them."""
-        points = np.asarray(pinhole_px, dtype=np.float64).reshape(-1, 2)
+        return self._radially(pinhole_px, self._distort_radii)
+
+    def undistort(self, frame_px: npt.ArrayLike) -> Array:
+        """Frame pixels (n, 2) to the pinhole's pixels: the lens's bend taken out."""
+        return self._radially(frame_px, self._undistort_radii)
+
+    def _radially(self, px: npt.ArrayLike, radii: Callable[[Array], Array]) -> Array:
+        """Pixels (n, 2) moved along their rays from the principal point, each ray's
+        normalised length mapped by `radii`."""
+        points = np.asarray(px, dtype=np.float64).reshape(-1, 2)
         if self.k1 == 0 and self.k2 == 0:
             return points.copy()
         centre = np.array(self.principal_px)
         normal = (points - centre) / self.focal_px
-        radii = np.hypot(normal[:, 0], normal[:, 1])
+        before = np.hypot(normal[:, 0], normal[:, 1])
+        after = radii(before)
+        ratio = np.divide(after, before, out=np.ones_like(before), where=before > 0)
+        return np.asarray(centre + normal * ratio[:, None] * self.focal_px)
+
+    def _distort_radii(self, radii: Array) -> Array:
+        """Normalised pinhole radii to the lens's, held monotonic past the fold."""
         fold = self._fold
         inside = np.minimum(radii, fold)
         squared = inside * inside
         bent = inside * (1.0 + self.k1 * squared + self.k2 * squared * squared)
-        bent += np.maximum(radii - fold, 0.0) * BEYOND_FOLD
-        ratio = np.divide(bent, radii, out=np.ones_like(radii), where=radii > 0)
-        return np.asarray(centre + normal * ratio[:, None] * self.focal_px)
-
-    def undistort(self, frame_px: npt.ArrayLike) -> Array:
-        """Frame pixels (n, 2) to the pinhole's pixels: the lens's bend taken out."""
-        points = np.asarray(frame_px, dtype=np.float64).reshape(-1, 2)
-        if self.k1 == 0 and self.k2 == 0:
-            return points.copy()
-        centre = np.array(self.principal_px)
-        normal = (points - centre) / self.focal_px
-        distorted = np.hypot(normal[:, 0], normal[:, 1])
-        pinhole = self._undistort_radii(distorted)
-        ratio = np.divide(pinhole, distorted, out=np.ones_like(distorted), where=distorted > 0)
-        return np.asarray(centre + normal * ratio[:, None] * self.focal_px)
+        return np.asarray(bent + np.maximum(radii - fold, 0.0) * BEYOND_FOLD)
 
     def px_per_module(
         self, board_mm: tuple[float, float], center_mm: Point, size_mm: float
