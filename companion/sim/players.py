@@ -171,9 +171,9 @@ class DemoPlayers:
         """A round laid out in stages: owners, some votes with hands, maybe a mistake,
         then everything. A token laid partly over another comes last, after the one
         under it (two players laying dials on one card in turn): the one below lies in
-        view for a moment (`UNDER_FRAMES`) before a hand lays the other over it; and if the round
-        is not scored a while later, its players, reading the screen, move the one on
-        top aside."""
+        view for a moment (`UNDER_FRAMES`) before a hand lays the other over it; and if
+        the round is not scored a while later, its players, reading the screen, move
+        the one on top aside."""
         look = self.look
         full = round_scene(
             self.layout,
