@@ -39,7 +39,7 @@ from companion.sim import LENSES, CameraPose, Look, Scene, SimLens
 from companion.sim.looks import CAFE
 from companion.sim.players import DemoPlayers, Moment
 from companion.sources.simulated import SimulatedTable
-from companion.vision.calibration import calibrate
+from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import make_decoder
 from companion.vision.pipeline import FrameReading, TableReader, TableWatcher, to_gray
 from companion.vision.stabilise import Stabiliser
@@ -83,6 +83,11 @@ SETUP_STEPS = (
     Phase.SETUP,
 )
 """The setup steps in the order they come."""
+
+CAMERA_SETTLE_FRAMES = 3
+"""Frames read from the simulated camera before the one calibrated on: its focus and
+exposure hunting (three frames at most in the named looks) is over by then, as a
+café's camera has settled before `companion calibrate --source` takes its frame."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,14 @@ class SimClock:
         return self.now
 
 
+def calibrated(table: SimulatedTable, layout: Layout, layout_name: str) -> Calibration:
+    """The calibration a café makes: a frame of the empty board once the camera has
+    settled."""
+    for _ in range(CAMERA_SETTLE_FRAMES):
+        table.read()
+    return calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
+
+
 def demo_pose(layout: Layout, lens: SimLens = LENSES["standard"]) -> CameraPose:
     """The camera just high enough to see the whole board, read in the cheapest mode
     that still shows a token in the board's middle sharply enough."""
@@ -229,7 +242,7 @@ def run_demo(
         )
     scene = Scene(layout, KIT, disc=look.disc)
     table = SimulatedTable(scene, demo_pose(layout, lens), look.conditions, rng)
-    calibration = calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
+    calibration = calibrated(table, layout, layout_name)
     reader = TableReader(calibration, layout, make_decoder())
     settings = Settings(tuple(s.slot for s in layout.slots), auto_confirm=auto_confirm)
     camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), layout, Watching(table))

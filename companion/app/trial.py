@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.app.demo import KIT, NAMES
+from companion.app.demo import KIT, NAMES, calibrated
 from companion.app.lineup import Lineup
 from companion.app.table import TableReport, read_table
 from companion.colours import COLOURS
@@ -25,9 +25,8 @@ from companion.rules import Game, Ruleset
 from companion.sim import CameraPose, Lay, Look, Scene, SimLens
 from companion.sim.players import DemoPlayers, Moment
 from companion.sources.simulated import SimulatedTable
-from companion.vision.calibration import Calibration, calibrate
 from companion.vision.decode import make_decoder
-from companion.vision.pipeline import FrameReading, TableReader, TableWatcher, to_gray
+from companion.vision.pipeline import FrameReading, TableReader, TableWatcher
 from companion.vision.stabilise import Settled, Stabiliser
 
 SETTLE_LIMIT = 30
@@ -118,10 +117,10 @@ class Trial:
         self.rng = np.random.default_rng(seed)
         self.layout = load_layout(setting.layout)
         look = setting.look
-        calibrated, bumped = setting.poses(self.layout)
+        at_calibration, bumped = setting.poses(self.layout)
         empty = Scene(self.layout, KIT, disc=look.disc)
-        self.calibration = _calibrated(
-            SimulatedTable(empty, calibrated, look.conditions, self.rng),
+        self.calibration = calibrated(
+            SimulatedTable(empty, at_calibration, look.conditions, self.rng),
             self.layout,
             setting.layout,
         )
@@ -176,14 +175,6 @@ class Trial:
         read = set(watcher.stabiliser.look_again()) - covered
         unread = [t for t in tally.hidden() if t not in read]
         return tally.round(case, _outcome(report, settled, group, lineup, unread))
-
-
-def _calibrated(table: SimulatedTable, layout: Layout, name: str) -> Calibration:
-    """The calibration a café makes: a frame of the empty board, once the camera has
-    settled."""
-    for _ in range(3):
-        table.read()
-    return calibrate(to_gray(table.read()), layout, make_decoder(), name)
 
 
 class _Tally:
