@@ -116,13 +116,14 @@ class Stabiliser:
                 self._tracks[token.tag] = _Track(token, 1, now, now)
         seen = [t for t in self._tracks.values() if t.last_seen == now]
         for tag, track in list(self._tracks.items()):
-            # only a token that came (or moved) about when this one went can lie on it:
-            # one that lay beside it all along says nothing of where it went
-            came = [t.token for t in seen if t.arrived >= track.last_seen - self.keep_frames]
-            over = None if track.last_seen == now else _lying_over(track.token, came)
-            if over is not None:
-                track.last_covered = now
-                track.covered_by = over.tag.text
+            if track.last_seen != now:
+                # only a token that came (or moved) about when this one went can lie on
+                # it: one that lay beside it all along says nothing of where it went
+                since = track.last_seen - self.keep_frames
+                over = _lying_over(track.token, [t.token for t in seen if t.arrived >= since])
+                if over is not None:
+                    track.last_covered = now
+                    track.covered_by = over.tag.text
             if track.missing_for(now) > self.keep_frames:
                 del self._tracks[tag]
 
@@ -167,8 +168,8 @@ def _blind(settled: int, hidden: int) -> bool:
 
 def _moved(before: PlacedToken, now: PlacedToken) -> bool:
     """Whether a token was seen somewhere else in its slot (a hand moved it)."""
-    (x0, y0), (x1, y1) = before.center_px, now.center_px
-    return math.hypot(x1 - x0, y1 - y0) > MOVED_SIDES * max(before.side_px, now.side_px, 1.0)
+    apart = math.dist(before.center_px, now.center_px)
+    return apart > MOVED_SIDES * max(before.side_px, now.side_px, 1.0)
 
 
 def _lying_over(missing: PlacedToken, seen: Iterable[PlacedToken]) -> PlacedToken | None:
@@ -178,8 +179,7 @@ def _lying_over(missing: PlacedToken, seen: Iterable[PlacedToken]) -> PlacedToke
     is taken to lie over another and a missing token leaves as it always did."""
 
     def apart(token: PlacedToken) -> float:
-        (x0, y0), (x1, y1) = missing.center_px, token.center_px
-        return math.hypot(x1 - x0, y1 - y0)
+        return math.dist(missing.center_px, token.center_px)
 
     over = [t for t in seen if apart(t) < TOKEN_ACROSS * max(missing.side_px, t.side_px)]
     return min(over, key=apart, default=None)
