@@ -205,6 +205,11 @@ class TagSizeError(KitError, ValueError):
     """A tag print size too small to print sharply or too large for the page."""
 
 
+class UnreadableKitError(TagSizeError):
+    """A kit whose tags the camera cannot read over its layout's board: too small for
+    the height that shows the whole board."""
+
+
 class UnwritableFileError(CompanionError, OSError):
     """A file or folder that cannot be written: a path through a file, no permission, no space."""
 
@@ -249,6 +254,12 @@ class NotAJournalError(JournalError, ValueError):
     """A file that is not a journal this companion may use: another program's, an empty
     one given to a command that only reads, or one written by a newer companion. It is
     refused, never moved aside, because it is not ours to move."""
+
+
+class LinkedJournalError(NotAJournalError):
+    """A journal file with more than one name (hard links): SQLite keeps its log beside
+    the name it opens, so two names would make one journal two, each missing the other's
+    rounds. It is refused by name until it has one."""
 
 
 class JournalInUseError(JournalError, BlockingIOError):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from companion.errors import GameFileError
-from companion.names import name_fault, repeated, text_fault
+from companion.names import name_fault, quoted, repeated, text_fault
 from companion.numbers import in_digits, too_long
 from companion.rules import OPTION_NAMES, Game, Reveal, find_ruleset
 
@@ -42,10 +42,7 @@ class GameRecord:
 
     def play(self) -> Game:
         """Play every round; raises the first illegal round's error."""
-        game = self.start
-        for reveal in self.reveals:
-            game = game.play(reveal)
-        return game
+        return self.start.play_all(self.reveals)
 
 
 def read_game_text(stream: BinaryIO) -> str:
@@ -125,23 +122,24 @@ def game_document(game: Game) -> dict[str, Any]:
         for name in OPTION_NAMES
         if getattr(rules, name) != getattr(preset, name)
     }
-    rounds = []
-    for played in game.played:
-        reveal = played.score.round.reveal
-        doc: dict[str, Any] = {
-            "cards": {str(slot): owner for slot, owner in reveal.cards.items()},
-            "votes": {voter: list(slots) for voter, slots in reveal.votes.items()},
-        }
-        if reveal.trap is not None:
-            doc["trap"] = reveal.trap
-        rounds.append(doc)
     return {
         "ruleset": rules.name,
         "players": list(game.seating.players),
         "first_storyteller": game.first_storyteller,
         "options": options,
-        "rounds": rounds,
+        "rounds": [reveal_document(played.score.round.reveal) for played in game.played],
     }
+
+
+def reveal_document(reveal: Reveal) -> dict[str, Any]:
+    """One round of a game file: what lay on the table, as `parse_round` reads it."""
+    doc: dict[str, Any] = {
+        "cards": {str(slot): owner for slot, owner in reveal.cards.items()},
+        "votes": {voter: list(slots) for voter, slots in reveal.votes.items()},
+    }
+    if reveal.trap is not None:
+        doc["trap"] = reveal.trap
+    return doc
 
 
 def result_document(game: Game) -> dict[str, Any]:
@@ -249,7 +247,7 @@ def _players(value: object, *, stored: bool) -> list[str]:
     for i, name in enumerate(names):
         fault = name_fault(name)
         if fault is not None:
-            raise GameFileError(f"players[{i}]: player name {name!r} {fault}")
+            raise GameFileError(f"players[{i}]: player name {quoted(name)} {fault}")
     twice = repeated(names)
     if twice:
         raise GameFileError(f"players: {', '.join(map(repr, twice))} appears more than once")

@@ -1,7 +1,9 @@
 """Print the table "camera height per layout and lens", or write it into hardware/README.md.
 
-The table is worked out by `companion.kit.mounting` for every shipped layout and every
-lens preset, so the heights a café reads are the ones the code would give. With
+The table is worked out by `companion.kit.mounting.kit_check` for every shipped layout
+and every lens preset, each layout's kit at its own token size: the same rule by which
+`companion tags` refuses a kit too small for its camera, so the heights and sizes a
+café reads are the ones the code would give. With
 `--write`, the table in the README between the two marker comments is replaced; a test
 checks that the README holds exactly what this script prints, so the two cannot drift.
 
@@ -11,14 +13,13 @@ checks that the README holds exactly what this script prints, so the two cannot 
 """
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.kit.layouts import Layout, layout_names, load_layout
-from companion.kit.mounting import DEFAULT_MARGIN, LENSES, Mounting, TagGroup, mounting
+from companion.kit.mounting import DEFAULT_MARGIN, LENSES, KitCheck, kit_check
 from companion.kit.tags import MIN_PX_PER_MODULE
 
 README = Path(__file__).with_name("README.md")
@@ -43,11 +44,12 @@ def table(layouts: Sequence[str] | None = None) -> str:
     for name in layout_names() if layouts is None else layouts:
         layout = load_layout(name)
         for lens in LENSES.values():
-            rows.append(_row(mounting(layout, lens), layout))
+            rows.append(_row(kit_check(layout, lens=lens), layout))
     return "\n".join(rows) + "\n"
 
 
-def _row(mount: Mounting, layout: Layout) -> str:
+def _row(check: KitCheck, layout: Layout) -> str:
+    mount = check.plan
     width, height = mount.lens.resolution_px
     small = mount.smallest
     cells = [
@@ -59,20 +61,20 @@ def _row(mount: Mounting, layout: Layout) -> str:
         _cm(mount.max_height_mm),
     ]
     if mount.recommended_height_mm is None or mount.px_per_module is None:
-        cells += ["**no height works**", _bigger(mount, layout)]
+        cells += ["**no height works**", _bigger(check)]
     else:
         height_cm = f"{mount.recommended_height_mm / 10:g} cm"
         cells += [f"**{height_cm}**", f"{mount.px_per_module:.1f} px/module"]
     return "| " + " | ".join(cells) + " |"
 
 
-def _bigger(mount: Mounting, layout: Layout) -> str:
-    """How big the tags would have to be: the tokens alone, with the `--token-mm` to
-    print, when every corner and slot tag is big enough already; else every tag."""
-    needed = mount.tag_needed_mm
-    fixed = [c.size_mm for c in layout.corners] + [s.tag_size_mm for s in layout.slots]
-    if mount.smallest.group is TagGroup.TOKENS and min(fixed) >= needed:
-        return f"tokens of at least {needed:.1f} mm would do (`--token-mm {math.ceil(needed)}`)"
+def _bigger(check: KitCheck) -> str:
+    """How big the tags would have to be: the tokens alone, with the `--token-mm` that
+    `companion tags` asks for, when every corner and slot tag is big enough already;
+    else every tag."""
+    needed, token = check.plan.tag_needed_mm, check.smallest_token_mm
+    if token is not None:
+        return f"tokens of at least {needed:.1f} mm would do (`--token-mm {token}`)"
     return f"every tag would need to be at least {needed:.1f} mm"
 
 

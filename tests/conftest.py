@@ -18,9 +18,11 @@ ON_HARDWARE = os.environ.get("COMPANION_HARDWARE") == "1"
 settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
 
-SLOW_TEST_SECONDS = 900
+SLOW_TEST_SECONDS = 1800
 """The time limit of a test marked `slow` (whole simulated games) that names none of its
-own; every other test has the `timeout` of pyproject.toml."""
+own; every other test has the `timeout` of pyproject.toml. It only stops a test that
+hangs, so it is far above what the slowest takes on a loaded machine: the demo kills
+took about 6 minutes with both cores busy, and a machine slower still must not fail."""
 
 
 @pytest.fixture(autouse=True)

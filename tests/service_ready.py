@@ -11,8 +11,9 @@ from pathlib import Path
 
 from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 
-READY_SECONDS = 30.0
-"""Longest wait for `companion play` to start and draw its first screen."""
+READY_SECONDS = 120.0
+"""Longest wait for `companion play` to start and draw its first screen (or to stop):
+a bound on a failure, generous for a start-up on a loaded machine."""
 
 
 def wait_until_ready(listener: socket.socket, child: subprocess.Popen[str]) -> None:

@@ -45,7 +45,7 @@ INSTALL_SECONDS = 480.0
 """Installing the dependencies: quick from pip's cache, minutes from the network."""
 COMMAND_SECONDS = 120.0
 DEMO_SUMMARY = re.compile(
-    r"demo: game \d+ stopped after 1 rounds; 1 of the 1 rounds scored in this run read "
+    r"demo: game \d+ stopped after 1 round; 1 of the 1 round scored in this run read "
     r"exactly as laid"
 )
 

@@ -5,15 +5,22 @@ as the buttons post presses, and waits for the `Verdict` the loop hands back onc
 the session has acted on it. A press from the page (confirm, undo, next) is a plain
 `Press`; the rest are the things only the page can ask in one go: a setup typed on a
 phone, a past round corrected, the game given up without the table's question.
+
+A change the journal could not keep is not made (`Unkept`): the page hears so in
+plain words, and the café's log gets the journal's own words, which name its files.
 """
 
+import logging
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from companion.actions import Press
-from companion.phrases import Phrase
+from companion.errors import DiskFullError
+from companion.phrases import Phrase, phrase
 from companion.rules import Reveal
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,26 @@ Command = Press | SetUp | Correct | GiveUp
 
 
 @dataclass(frozen=True)
+class Unkept:
+    """A change not made because the journal could not keep it."""
+
+    words: Phrase
+    """What players are told: plain words, never the journal's path or its errors."""
+    card_full: bool = False
+    """Whether the card (or disk) holding the journal is full."""
+
+
+def unkept(error: BaseException, what: str) -> Unkept:
+    """The words for a change the journal could not keep (`error`), and the error in
+    full on the café's log; `what` names the change there ("the setup")."""
+    log.warning("the journal could not keep %s: %s", what, error)
+    if isinstance(error, DiskFullError):
+        words = phrase("this was not kept: the memory card is full; make room, then try again")
+        return Unkept(words, card_full=True)
+    return Unkept(phrase("this was not kept: the table could not write it down; try again"))
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What came of a command: the snapshot it left, and why it was refused, if it was."""
 
@@ -61,6 +88,16 @@ class Verdict:
     """The snapshot's version once the command was handled."""
     refused: Phrase | None = None
     """Why nothing was done, in words for the page; None when it was done."""
+    unkept: Unkept | None = None
+    """Set when nothing was done because the journal could not keep it (`refused`
+    then holds its words)."""
+
+    @classmethod
+    def of(cls, version: int, answer: "Phrase | Unkept | None") -> "Verdict":
+        """The verdict for the session's answer: done (None), refused, or not kept."""
+        if isinstance(answer, Unkept):
+            return cls(version, answer.words, answer)
+        return cls(version, answer)
 
 
 @dataclass(frozen=True)

@@ -176,8 +176,7 @@ class SimClock:
 
 
 def calibrated(table: SimulatedTable, layout: Layout, layout_name: str) -> Calibration:
-    """The calibration a café makes: a frame of the empty board once the camera has
-    settled."""
+    """The calibration a café makes: a frame of the empty board, the camera settled."""
     for _ in range(CAMERA_SETTLE_FRAMES):
         table.read()
     return calibrate(to_gray(table.read()), layout, make_decoder(), layout_name)
@@ -225,13 +224,13 @@ def run_demo(
     `resume`, go on with the journal's unfinished game, or the setup it kept, if there
     is one. `step` runs one turn of the loop (a benchmark times it).
 
-    `page` is the phone page's address (shown as a QR code) and `serve` starts its
-    server for the loop. `speed` is simulated seconds per real second (default: as
-    fast as the machine goes headless, real time in a window). With `stay` the table
-    stays up after the game (or its `rounds`), the group's hands off it, until
-    interrupted; with
-    `phone_names` the group leaves its names to be typed on the phone page. `lens`
-    is the camera over the simulated table and `look` its light and tokens."""
+    `page` is the phone page's address (shown as a QR code) and `serve` starts what
+    goes with the loop (its server; the command line's stop on Ctrl-C). `speed` is
+    simulated seconds per real second (default: as fast as the machine goes headless,
+    real time in a window). With `stay` the table stays up after the game (or its
+    `rounds`), the group's hands off it, until the loop is stopped; with `phone_names`
+    the group leaves its names to be typed on the phone page. `lens` is the camera
+    over the simulated table and `look` its light and tokens."""
     rng = np.random.default_rng(seed)
     layout = load_layout(layout_name)
     most = max(len(ruleset.scoring.layers(Seating(NAMES[:players]), n)) for n in NAMES[:players])
@@ -352,7 +351,8 @@ def run_demo(
             server.close()
         screen.close()
     game = session.state.game
-    say("final totals: " + ", ".join(f"{name} {total}" for name, total in game.totals.items()))
+    if session.state.game_id is not None:  # none when stopped before the group set one up
+        say("final totals: " + ", ".join(f"{n} {total}" for n, total in game.totals.items()))
     return DemoResult(
         game_id=session.state.game_id or 0,
         rounds=len(game.played),

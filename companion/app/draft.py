@@ -14,7 +14,7 @@ from companion.app.lineup import Lineup
 from companion.colours import BY_NAME, COLOURS, WORDS
 from companion.errors import CompanionError, SettingError
 from companion.language import Language, find_language, translations
-from companion.names import player_name
+from companion.names import name_fault
 from companion.rules import RULESETS, Ruleset, Seating, find_ruleset
 
 DEFAULT_RULESET = "odyssey"
@@ -29,6 +29,18 @@ OPTION_CHOICES: Mapping[str, tuple[int | None, ...]] = {
 }
 """The values the options page offers for each option, in the order Next cycles them
 (None: no limit). A preset not in the list is offered too."""
+OPTION_RANGES: Mapping[str, tuple[int, int]] = {
+    "target": (10, 100),
+    "bonus_cap": (0, 12),
+    "storyteller_turns": (1, 6),
+    "deck": (84, 1008),
+    "round_limit": (3, 50),
+}
+"""The values a phone may set each option to, lowest and highest (None, no limit, too,
+where the edition allows it): the rulebooks' presets (30 points; a bonus of 3; once
+each; 84 cards a box, 84 more an expansion) and what a café might choose around
+them: a short game to 10, a long one to 100, every box of a big collection (12 of
+84 cards). Everything the options page offers lies within them."""
 
 
 def colour_name(colour: str, language: Language) -> str:
@@ -102,7 +114,9 @@ class Draft:
 
     @classmethod
     def from_document(cls, doc: object) -> "Draft":
-        """A draft the journal kept; `SettingError` for one this companion cannot use."""
+        """A draft the journal kept; `SettingError` for one this companion cannot use. A
+        name the rule refuses now (an older companion let in a name of any length) is
+        left out: its seat plays under its colour, and the setup goes on."""
         if not isinstance(doc, dict):
             raise SettingError(f"a setup is a JSON object, not {type(doc).__name__}")
         try:
@@ -112,6 +126,7 @@ class Draft:
             options = {str(k): (None if v is None else int(v)) for k, v in doc["options"].items()}
             seats = tuple(str(c) for c in doc["seats"])
             names = {str(c): str(n) for c, n in doc["names"].items()}
+            names = {c: n for c, n in names.items() if name_fault(n.strip()) is None}
             if any(c not in BY_NAME for c in (*seats, *names)) or len(set(seats)) != len(seats):
                 raise SettingError(f"seats {seats} are not distinct kit colours")
             draft = cls(
@@ -122,8 +137,6 @@ class Draft:
                 tuple(sorted(names.items())),
             )
             _ = draft.rules
-            for name in names.values():
-                player_name(name)
             Seating(tuple(draft.name_of(c) for c in seats))
         except (KeyError, TypeError, ValueError, AttributeError, CompanionError) as error:
             raise SettingError(f"the setup kept in the journal cannot be used: {error}") from None

@@ -8,6 +8,11 @@ short transaction of the journal (a game's pictures, a few MB at most), so a ste
 is never held up for long; the room it frees inside the file takes the next pictures
 before the file grows. When the card runs short of room, the oldest games' pictures
 go first whatever their age: a round's scores matter more than old evidence.
+
+A picture's age is counted on the journal's own time (`Journal.table_now`), which a
+clock put right does not move: a Pi that played with its clock 200 days behind keeps
+that game's pictures when the network sets the clock, and a clock set years ahead
+prunes nothing early (see `companion.journal.clock`).
 """
 
 import shutil
@@ -18,7 +23,7 @@ from datetime import datetime, timedelta
 from companion.app.states import Phase
 from companion.errors import CompanionError, SettingError
 from companion.journal import Journal
-from companion.journal.store import utc_now
+from companion.journal.pruning import WHATEVER_THEIR_AGE
 
 KEEP_PICTURES_DAYS = 90
 """How long a round's pictures are kept by default: a season of disputes settled."""
@@ -78,13 +83,14 @@ class Housekeeper:
         journal: Journal,
         retention: Retention = Retention(),
         *,
-        wall: Callable[[], datetime] = utc_now,
+        wall: Callable[[], datetime] | None = None,
         room: Room | None = None,
     ) -> None:
         self.journal = journal
         self.retention = retention
-        self.wall = wall
-        """The date now (UTC), for the age of pictures."""
+        self.wall = wall or journal.table_now
+        """The time now on the clock pictures age on: the journal's own time (UTC), never
+        the wall clock, unless a test gives its own."""
         self.room = room or (lambda: shutil.disk_usage(journal.path.parent).free)
         self._next = 0.0
         self._mending: int | None = 0
@@ -105,7 +111,7 @@ class Housekeeper:
                 self._next = now + PRUNE_EVERY_SECONDS  # looked at again in a while, not every step
                 return None
             cut = self.wall() - timedelta(days=min(self.retention.keep_days, MOST_DAYS))
-            pruned = self.journal.prune_pictures(self.wall() if short else cut)
+            pruned = self.journal.prune_pictures(WHATEVER_THEIR_AGE if short else cut)
             if pruned is None and self._mending is not None:
                 self._mending = self.journal.mend_lines(self._mending, MEND_GAMES)
             busy = pruned is not None or self._mending is not None

@@ -32,6 +32,9 @@ from companion.phrases import Phrase, phrase
 STEPS_PER_SECOND = 30
 """The most turns of the loop a second: smooth rabbits, and an idle processor."""
 
+UNHEARD = phrase("the service manager cannot hear the table: it will restart it soon")
+"""Shown when systemd cannot be told the loop is alive (its watchdog will run out)."""
+
 Clock = Callable[[], float]
 """Seconds since the loop started."""
 
@@ -164,8 +167,8 @@ class Loop:
         """Step until a player quits, at most `STEPS_PER_SECOND` times a second: a
         camera paces the loop by itself, but without one (a game by hand, a failed
         camera) the loop would spin. The service manager hears of every step, so a
-        loop that hangs is restarted."""
-        ready = False
+        loop that hangs is restarted; a manager that cannot be told is shown."""
+        ready = told = False
         while not self.quit:
             started = time.monotonic()
             self.step()
@@ -174,6 +177,10 @@ class Loop:
                 ready = True
             if not self.wedged:
                 self.service.alive(started)
+            if told == self.service.healthy:  # said once each time it stops hearing
+                told = not told
+                if told:
+                    self.session.say(UNHEARD, self.clock())
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
         self.service.stopping()
 

@@ -10,15 +10,24 @@ while the screen is frozen.
 The protocol is `sd_notify`: one datagram per message to the Unix socket named by
 `NOTIFY_SOCKET`. Outside systemd there is no socket and `QuietManager` does nothing;
 `service_manager(environ)` picks one of the two, and nothing else looks.
+
+The datagram socket is opened once, at the start: a process that has run out of file
+descriptors (a flood of connections to the phone page) could not open one for each
+message, and the watchdog would starve in silence. A message that cannot be sent is
+said on the log (once, then once a minute with how many failed) and the manager is no
+longer `healthy`, which the loop shows on the screen.
 """
 
 import abc
-import contextlib
+import logging
 import os
 import socket
+import time
 from collections.abc import Mapping
 
 from companion.errors import SettingError
+
+log = logging.getLogger(__name__)
 
 NOTIFY_SOCKET = "NOTIFY_SOCKET"
 """Where systemd listens for a notify service's messages."""
@@ -29,10 +38,16 @@ WATCHDOG_PID = "WATCHDOG_PID"
 FEEDS_PER_PERIOD = 4
 """How many times per watchdog period the loop says it is alive: a slow step or two
 never lets it run out."""
+FAILURES_SAID_EVERY = 60.0
+"""While messages keep failing, how often the log says how many did."""
 
 
 class ServiceManager(abc.ABC):
     """What runs the companion and wants to hear from it."""
+
+    healthy: bool = True
+    """False while the manager cannot be told how the companion is (it will then
+    think the companion hung, and restart it)."""
 
     @abc.abstractmethod
     def ready(self) -> None:
@@ -75,6 +90,14 @@ class Systemd(ServiceManager):
         self.address = "\0" + address[1:] if address.startswith("@") else address
         self.feed_every = watchdog_seconds / FEEDS_PER_PERIOD if watchdog_seconds else None
         self.fed_at = float("-inf")
+        self.failures = 0
+        """Messages that could not be sent since the last that could."""
+        self._said_at = float("-inf")
+        self._socket: socket.socket | None = None
+        try:
+            self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+        except OSError as error:  # tried again at each message
+            self._failed("open a socket to", error)
 
     def ready(self) -> None:
         """READY=1: systemd counts the service as started."""
@@ -94,13 +117,44 @@ class Systemd(ServiceManager):
         """STOPPING=1: the exit that follows is on purpose."""
         self._send("STOPPING=1")
 
+    def close(self) -> None:
+        """Close the socket; safe twice."""
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+
     def _send(self, message: str) -> None:
-        """One datagram; a manager gone away is no reason to stop the game."""
-        with (
-            contextlib.suppress(OSError),
-            socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock,
-        ):
-            sock.sendto(message.encode(), self.address)
+        """One datagram. A manager that cannot be told is no reason to stop the game,
+        but it is said, and the manager is no longer `healthy`."""
+        try:
+            if self._socket is None:
+                self._socket = socket.socket(
+                    socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
+                )
+            self._socket.sendto(message.encode(), self.address)
+        except OSError as error:
+            self._failed(f"send {message} to", error)
+            return
+        if self.failures:
+            log.warning("systemd hears the companion again, after %d failures", self.failures)
+        self.failures = 0
+        self.healthy = True
+
+    def _failed(self, doing: str, error: OSError) -> None:
+        """Say a failure: the first at once, then how many once a minute."""
+        self.failures += 1
+        self.healthy = False
+        now = time.monotonic()
+        if self.failures == 1 or now - self._said_at >= FAILURES_SAID_EVERY:
+            self._said_at = now
+            log.error(
+                "cannot %s systemd at %s (%d failures in a row): %s; without its watchdog "
+                "fed it will restart the companion",
+                doing,
+                self.address.replace("\0", "@"),
+                self.failures,
+                error,
+            )
 
 
 def service_manager(environ: Mapping[str, str]) -> ServiceManager:

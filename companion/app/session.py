@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.actions import Action, Press
-from companion.app.commands import Command, Correct, GiveUp, SetUp, Verdict
+from companion.app.commands import Command, Correct, GiveUp, SetUp, Unkept, Verdict
 from companion.app.draft import Draft
 from companion.app.editor import RoundEditor
 from companion.app.events import Event, Named, Pressed, Said, Seen, TableLost, Ticked
@@ -230,7 +230,7 @@ class Session:
         """Act on a command from the phone page; the verdict says why nothing was done
         when the table refused it (a press is never refused: it does what it does)."""
         state = self._snapshot.state
-        refused: Phrase | None = None
+        refused: Phrase | Unkept | None = None
         match command:
             case Press():
                 after = self._next(state, Pressed(command, now))
@@ -241,7 +241,7 @@ class Session:
             case GiveUp():
                 after, refused = self._give_up(state, now)
         self._publish(after)
-        return Verdict(self._snapshot.version, refused)
+        return Verdict.of(self._snapshot.version, refused)
 
     def _next(self, state: SessionState, event: Event) -> SessionState:
         """The transition: the state that follows `event` in `state`."""

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from companion.actions import Action, Press
-from companion.app.commands import SetUp
+from companion.app.commands import SetUp, Unkept, unkept
 from companion.app.draft import KIT_COLOURS, OPTION_CHOICES, Draft
 from companion.app.lineup import Lineup
+from companion.app.setup_checks import asked_draft, name_fault
 from companion.app.states import (
     Choosing,
     Guards,
@@ -29,14 +30,14 @@ from companion.app.states import (
     Winner,
 )
 from companion.colours import WORDS
-from companion.errors import CompanionError, error_words
+from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.kit.tags import parse_tag
 from companion.language import Language
+from companion.names import name_fault as unusable
 from companion.names import player_name
 from companion.phrases import Phrase, listing, phrase, plural
 from companion.rules import RULESETS, Game, Ruleset, find_ruleset
-from companion.rules.seating import TEAM_JOINER
 from companion.vision.assign import token_label
 from companion.vision.records import TableObservation
 
@@ -219,14 +220,15 @@ class SetupSteps:
         return with_draft(state, draft.with_name(colour, name))
 
     def set_up(
-        self, state: SessionState, asked: SetUp, now: float
-    ) -> tuple[SessionState, Phrase | None]:
-        """A setup typed on a phone: the edition, options and names, all taken or, with
-        the reason, none. A new edition moves a table still at the language or edition
-        step on to the seats; one that no longer fits the seats goes back to them."""
-        if not state.setting_up:
-            return state, phrase("the table is not setting up a game: names wait for the next")
-        draft, at = _asked_draft(state.draft, asked), state.at
+        self, before: SessionState, asked: SetUp, now: float
+    ) -> tuple[SessionState, Phrase | Unkept | None]:
+        """A setup typed on a phone: the edition, options and names, all taken (and kept
+        in the journal) or, with the reason, none. A new edition moves a table still at
+        the language or edition step on to the seats; one that no longer fits the seats
+        goes back to them."""
+        if not before.setting_up:
+            return before, phrase("the table is not setting up a game: names wait for the next")
+        draft, at, state = asked_draft(before.draft, asked), before.at, before
         if isinstance(draft, Phrase):
             return state, draft
         early = isinstance(at, PickingLanguage | PickingEdition)
@@ -242,7 +244,8 @@ class SetupSteps:
         if isinstance(at, Naming):
             typed = [n for n in dict(draft.names).values() if n not in at.offered]
             state = replace(state, at=replace(at, offered=(*typed, *at.offered)))
-        return self.keep(state, now), None
+        fault = self.kept(state)
+        return (before.saying(fault.words, now), fault) if fault else (state, None)
 
     def new_group(self, state: SessionState, language: Language, now: float) -> SessionState:
         """From the standings (or an abandoned game): set up a game for a new group."""
@@ -315,8 +318,8 @@ class SetupSteps:
         return self.keep(self._enter_names(state), now)
 
     def _enter_names(self, state: SessionState) -> SessionState:
-        try:
-            offered = self.journal.recent_names()
+        try:  # an older companion kept names of any length: only usable ones are offered
+            offered = tuple(n for n in self.journal.recent_names() if not unusable(n))
         except (CompanionError, OSError):
             offered = ()
         return replace(state, at=Naming(offered=offered))
@@ -370,13 +373,17 @@ class SetupSteps:
 
     def keep(self, state: SessionState, now: float) -> SessionState:
         """Keep the step reached and the draft in the journal: a restart goes on from
-        here. A journal that cannot keep it does not stop the setup."""
+        here. A journal that cannot keep it does not stop the setup at the table."""
+        fault = self.kept(state)
+        return state if fault is None else state.saying(fault.words, now)
+
+    def kept(self, state: SessionState) -> Unkept | None:
+        """Keep the step and draft of `state`; why not, in plain words, when it failed."""
         try:
             self.journal.save_setup(STEP_NAMES[type(state.at)], state.draft.document())
         except (CompanionError, OSError) as error:
-            words = phrase("the journal cannot keep the setup: {error}", error=error_words(error))
-            return state.saying(words, now)
-        return state
+            return unkept(error, "the setup")
+        return None
 
 
 def resumed_step(step: str, state: SessionState, steps: SetupSteps) -> SessionState:
@@ -481,46 +488,6 @@ def player_range(rules: Ruleset) -> Phrase:
     if counts[-1] - counts[0] == len(counts) - 1:
         return phrase("{low} to {high} players", low=counts[0], high=counts[-1])
     return phrase("{counts} players", counts=listing([str(c) for c in counts]))
-
-
-def name_fault(draft: Draft, colour: str, name: str) -> Phrase | None:
-    """Why `name` cannot be the name of `colour`'s seat, or None when it can."""
-    try:
-        name = player_name(name)
-    except CompanionError as error:
-        return error.phrase
-    others = {draft.name_of(c).casefold() for c in draft.seats if c != colour}
-    if name.casefold() in others:
-        return phrase("{name} is already the name of another seat", name=name)
-    if TEAM_JOINER in name:
-        return phrase("a name may not hold {joiner}", joiner=TEAM_JOINER)
-    return None
-
-
-def _asked_draft(draft: Draft, asked: SetUp) -> Draft | Phrase:
-    """The draft with what a phone asked for, or why the first part at fault cannot be."""
-    if asked.ruleset is not None and asked.ruleset != draft.ruleset:
-        if asked.ruleset not in RULESETS:
-            return phrase("there is no edition {name}", name=asked.ruleset)
-        draft = replace(draft, ruleset=asked.ruleset, options=())
-    for name, value in asked.options.items():
-        if name not in OPTION_CHOICES:
-            return phrase("there is no option {name}", name=name)
-        draft = draft.with_option(name, value)
-        try:
-            _ = draft.rules
-        except CompanionError as error:
-            return error.phrase
-    for colour, name in asked.names.items():
-        if colour not in draft.seats:
-            return phrase("no player sits in {colour}", colour=WORDS.get(colour, colour))
-        if name:
-            fault = name_fault(draft, colour, name)
-            if fault is not None:
-                return fault
-            name = player_name(name)
-        draft = draft.with_name(colour, name)
-    return draft
 
 
 def _count_problem(draft: Draft) -> Phrase:

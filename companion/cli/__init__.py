@@ -1,13 +1,14 @@
 """The `companion` command: one subcommand per module, each with `add_parser` and `run`.
 
 `main` owns what every command shares: argument errors in one line on stderr with exit
-status 2 (a `play` under its service also shows them on its screen), and standard
-output. Output that cannot be written (a full disk, stdout closed, a reader that
-stopped reading: `companion score *.json | head -c 1`) is one line on stderr and exit
-status 2, never a traceback nor a result lost without a word; it is found at the
-first write, so a command that writes only files runs with stdout closed. What is
-still buffered is then dropped, as Python's `signal` documentation advises for a
-broken pipe, so that nothing fails again at exit.
+status 2 (a `play` under its service also shows them on its screen), a stop by Ctrl-C
+or SIGTERM in one line (`companion.cli.stopping`), and standard output. Output that
+cannot be written (a full disk, stdout closed, a reader that stopped reading:
+`companion score *.json | head -c 1`) is one line on stderr and exit status 2, never a
+traceback nor a result lost without a word; it is found at the first write, so a
+command that writes only files runs with stdout closed. What is still buffered is then
+dropped, as Python's `signal` documentation advises for a broken pipe, so that nothing
+fails again at exit.
 """
 
 import argparse
@@ -21,6 +22,7 @@ from types import ModuleType
 from typing import NoReturn, TextIO, cast
 
 from companion import __version__
+from companion.cli import stopping
 from companion.cli.each import EXIT_BAD_INPUT, complain
 
 COMMANDS = ("score", "tags", "layout", "calibrate", "read", "play", "demo", "history", "doctor")
@@ -66,14 +68,30 @@ def build_parser(words: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 def _modules(words: Sequence[str]) -> tuple[ModuleType, ...]:
     """The modules of the subcommand named first in `words`, or of them all."""
-    asked = next((word for word in words if not word.startswith("-")), None)
-    names = (asked,) if asked in COMMANDS else COMMANDS
+    asked = _command_named(words)
+    names = (asked,) if asked is not None else COMMANDS
     return tuple(importlib.import_module(f"companion.cli.{name}") for name in names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. Ctrl-C and SIGTERM stop any
+    command in one line (see `companion.cli.stopping`)."""
     words = sys.argv[1:] if argv is None else list(argv)
+    with stopping.listening():
+        try:
+            return _run(words)
+        except KeyboardInterrupt as interrupt:
+            return stopping.stopped(_command_named(words), interrupt)
+
+
+def _command_named(words: Sequence[str]) -> str | None:
+    """The subcommand the command line names, if it names a known one."""
+    asked = next((word for word in words if not word.startswith("-")), None)
+    return asked if asked in COMMANDS else None
+
+
+def _run(words: Sequence[str]) -> int:
+    """Parse the command line and run its command, guarding standard output."""
     parser = build_parser(words)
     try:
         args = parser.parse_args(words)

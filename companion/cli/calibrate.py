@@ -4,7 +4,8 @@ From a saved frame of the empty board, or straight from the camera: then a few f
 are read first so that exposure and focus settle (a camera module saves the values
 it settled on beside the calibration, and `companion play` holds them from its first
 frame). Without `--out` the calibration goes to the state folder, where
-`companion play` and `companion doctor` look for it.
+`companion play` and `companion doctor` look for it. Stopped (Ctrl-C) while it reads
+the camera, it writes nothing; the calibration file is written whole or not at all.
 """
 
 import argparse
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli import stopping
 from companion.cli.each import fail
 from companion.cli.numbers import whole_number
 from companion.errors import CompanionError, UnwritableFileError
@@ -63,12 +65,13 @@ def run(args: argparse.Namespace) -> int:
     """Calibrate and save, or say in one line why not."""
     out: Path = args.out or default_calibration_path()
     try:
-        frames = whole_number("--frames", args.frames, "a number of frames, 0 or more")
+        frames = whole_number("--frames", args.frames, "a number of frames", least=0)
         layout = load_layout(args.layout)
         out.parent.mkdir(parents=True, exist_ok=True)  # the camera's settings go there too
         gray = load_gray(args.image) if args.image else _from_camera(args.source, frames, out)
         calibration = calibrate(gray, layout, make_decoder(args.decoder), _layout_name(args.layout))
-        save_calibration(calibration, out)
+        with stopping.gently():  # a Ctrl-C waits for the file to be written whole
+            save_calibration(calibration, out)
     except CompanionError as err:
         return fail("calibrate", err)
     except OSError as err:

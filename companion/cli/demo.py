@@ -12,24 +12,29 @@ light, glare, shadows, the camera's hunting, how the tokens are made and laid).
 
 import argparse
 import os
+import shlex
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.app.demo import LAYOUT, run_demo
+from companion.app.demo import LAYOUT, DemoResult, run_demo
 from companion.app.draft import DEFAULT_RULESET
 from companion.app.loop import Loop
 from companion.app.session import check_auto_confirm
+from companion.cli import stopping
 from companion.cli.each import fail
+from companion.cli.numbers import whole_number
 from companion.cli.web_options import add_web_options, check_web, open_listener, serve
 from companion.closing import Closing
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError, SettingError
-from companion.journal import Journal, default_journal_path
+from companion.journal import Journal
 from companion.language import Language, find_language
+from companion.phrases import plural
 from companion.rules import RULESETS, Ruleset, find_ruleset
 from companion.sim import LENSES, VARIATIONS, look_with
+from companion.statedir import demo_journal_path, journal_to_read
 
 if TYPE_CHECKING:
     from companion.web.server import Listener
@@ -63,8 +68,8 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         default=Language.ENGLISH.value,
         help="the language the group picks at the first step (default en)",
     )
-    parser.add_argument("--players", type=int, help="players at the table (default: about 6)")
-    parser.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    parser.add_argument("--players", help="players at the table (default: about 6)")
+    parser.add_argument("--seed", default="1", help="the random seed, 0 or more (default 1)")
     parser.add_argument(
         "--headless", action="store_true", help="no window: print progress, save PNGs with --out"
     )
@@ -82,7 +87,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         "--layout", default=LAYOUT, help=f"the board: a layout name or file (default {LAYOUT})"
     )
     parser.add_argument(
-        "--rounds", type=int, metavar="N", help="stop each game after N rounds (default: play on)"
+        "--rounds", metavar="N", help="stop each game after N rounds, 1 or more (default: play on)"
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on with the journal's unfinished game first"
@@ -90,7 +95,8 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--journal",
         type=Path,
-        help="the journal file (default: demo.sqlite beside the café journal)",
+        help="the journal file (default: demo.sqlite in the state folder, beside the table's "
+        "journal, which `companion history` reads while there is no table's)",
     )
     parser.add_argument(
         "--auto-confirm",
@@ -136,10 +142,15 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the games; exit status 0 when every one reached its end."""
+    """Play the games; exit status 0 when every one reached its end (or the rounds asked
+    for). Ctrl-C or SIGTERM ends the game being played after its frame, sums it up as
+    any game's end, and stops the demo (`companion.cli.stopping`)."""
     try:
         rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
-        counts = [_players(r, args.players) for r in rulesets]
+        wanted = None if args.players is None else _number_of_players(args.players)
+        counts = [_players(r, wanted) for r in rulesets]
+        rounds = _count("--rounds", args.rounds, "a number of rounds")
+        seed = whole_number("--seed", args.seed, "a random seed", least=0)
         check_auto_confirm(args.auto_confirm)
         check_web(args)
         if args.speed is not None and not 0 < args.speed < float("inf"):
@@ -148,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         if mode is DisplayMode.HEADLESS and args.out is None:
             args.out = HEADLESS_OUT
         look = look_with(name.strip() for name in args.conditions.split(",") if name.strip())
-        path = args.journal or default_journal_path().with_name("demo.sqlite")
+        path = args.journal or demo_journal_path()
         journal, recovered = Journal.open_or_recover(path)
     except CompanionError as err:
         return fail("demo", err)
@@ -163,55 +174,81 @@ def run(args: argparse.Namespace) -> int:
         for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1):
             out = args.out / ruleset.name if args.out and len(rulesets) > 1 else args.out
             try:
-                result = run_demo(
-                    ruleset,
-                    players,
-                    journal,
-                    mode,
-                    layout_name=args.layout,
-                    language=find_language(args.language),
-                    resume=args.resume and index == 1,
-                    seed=args.seed,
-                    out=out,
-                    auto_confirm=args.auto_confirm,
-                    rounds=args.rounds,
-                    page=listener.page if listener is not None else None,
-                    serve=_server(listener, path),
-                    speed=args.speed,
-                    stay=args.stay and index == len(rulesets),
-                    phone_names=args.phone_names,
-                    lens=LENSES[args.lens],
-                    look=look,
-                )
+                with stopping.gently():  # a stop ends this game, summed up, and the demo
+                    result = run_demo(
+                        ruleset,
+                        players,
+                        journal,
+                        mode,
+                        layout_name=args.layout,
+                        language=find_language(args.language),
+                        resume=args.resume and index == 1,
+                        seed=seed,
+                        out=out,
+                        auto_confirm=args.auto_confirm,
+                        rounds=rounds,
+                        page=listener.page if listener is not None else None,
+                        serve=_with_loop(listener, path),
+                        speed=args.speed,
+                        stay=args.stay and index == len(rulesets),
+                        phone_names=args.phone_names,
+                        lens=LENSES[args.lens],
+                        look=look,
+                    )
+                    _summary(result, path)
             except CompanionError as err:
                 return fail("demo", err)
-            except KeyboardInterrupt:
-                print("demo: stopped")
-                return 0
-            ended = "over" if result.finished else "stopped"
-            print(
-                f"demo: game {result.game_id} {ended} after {result.rounds} rounds; "
-                f"{result.exact} of the {result.scored} rounds scored in this run read "
-                "exactly as laid, "
-                f"{result.mistakes} misplaced dials caught, {result.frames} frames read "
-                f"(median {result.reading_ms:.1f} ms per frame)"
-            )
-            if result.first_round_after_setup_s is not None:
-                print(
-                    f"demo: first round scored {result.first_round_after_setup_s:.1f} s "
-                    "after the setup finished"
-                )
-            print(
-                f"demo: export with: companion history --journal {path} {result.game_id} --export"
-            )
     return 0
 
 
-def _server(listener: "Listener | None", journal: Path) -> Callable[[Loop], Closing | None] | None:
-    """What starts the phone page for a game's loop, if there is a page."""
-    if listener is None:
-        return None
-    return lambda loop: serve(listener, loop, journal, os.environ, "demo")
+def _number_of_players(text: str) -> int:
+    """`--players`, in digits: how many each ruleset allows is checked with the ruleset."""
+    return whole_number("--players", text, "a number of players")
+
+
+def _count(option: str, text: str | None, what: str) -> int | None:
+    """A count given on the command line, 1 or more; None when not given."""
+    return None if text is None else whole_number(option, text, what, least=1)
+
+
+def _summary(result: DemoResult, journal: Path) -> None:
+    """How the game went, and the command that shows it from the journal."""
+    if not result.game_id:
+        print("demo: stopped before the game was set up")
+        return
+    ended = "over" if result.finished else "stopped"
+    after = plural("after {n} round", "after {n} rounds", result.rounds)
+    exact = plural(
+        "{exact} of the {n} round scored in this run read exactly as laid",
+        "{exact} of the {n} rounds scored in this run read exactly as laid",
+        result.scored,
+        exact=result.exact,
+    )
+    caught = plural("{n} misplaced dial caught", "{n} misplaced dials caught", result.mistakes)
+    frames = plural("{n} frame read", "{n} frames read", result.frames)
+    print(
+        f"demo: game {result.game_id} {ended} {after}; {exact}, {caught}, {frames} "
+        f"(median {result.reading_ms:.1f} ms per frame)"
+    )
+    if result.first_round_after_setup_s is not None:
+        print(
+            f"demo: first round scored {result.first_round_after_setup_s:.1f} s "
+            "after the setup finished"
+        )
+    found = journal_to_read().resolve() == journal.resolve()  # `history` reads it unasked
+    history = "companion history" + ("" if found else f" --journal {shlex.quote(str(journal))}")
+    print(f"demo: see it with: {history} {result.game_id} (add --export for its game file)")
+
+
+def _with_loop(listener: "Listener | None", journal: Path) -> Callable[[Loop], Closing | None]:
+    """What starts with each game's loop: Ctrl-C or SIGTERM ends that loop after the
+    frame it is drawing, and the phone page, if there is one, is served from it."""
+
+    def start(loop: Loop) -> Closing | None:
+        stopping.on_stop(loop.stop)
+        return None if listener is None else serve(listener, loop, journal, os.environ, "demo")
+
+    return start
 
 
 def _players(ruleset: Ruleset, wanted: int | None) -> int:

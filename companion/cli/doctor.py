@@ -8,16 +8,16 @@ allowed), 1 when a check failed, and 2 for options that make no sense.
 
 import argparse
 import functools
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
+from companion.cli.numbers import whole_number
 from companion.cli.parts import add_part_options, read_parts
 from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding, staff_pin_finding
 from companion.doctor import Probes, Settings, examine, exit_status, finding_lines, summary
-from companion.doctor.findings import EXIT_FAILED, OPTIONS, TITLE, Finding
+from companion.doctor.findings import OPTIONS, TITLE, Finding
 from companion.doctor.settings import FRAMES
 from companion.errors import CompanionError
 from companion.journal import default_journal_path
@@ -51,8 +51,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument("--decoder", choices=sorted(DECODERS), help="QR decoder (default zxing)")
     parser.add_argument(
         "--frames",
-        type=int,
-        default=FRAMES,
+        default=str(FRAMES),
         help=f"frames to read from the camera (default {FRAMES})",
     )
     add_part_options(parser, "check")
@@ -78,13 +77,9 @@ def run(args: argparse.Namespace) -> int:
         return fail("doctor", err)
     print(TITLE, flush=True)
     findings: list[Finding] = []
-    try:
-        for finding in _findings(settings, args.options_file):
-            print(finding_lines(finding), flush=True)
-            findings.append(finding)
-    except KeyboardInterrupt:
-        print("companion doctor: stopped before every check ran", file=sys.stderr, flush=True)
-        return EXIT_FAILED
+    for finding in _findings(settings, args.options_file):  # Ctrl-C: the lines so far
+        print(finding_lines(finding), flush=True)
+        findings.append(finding)
     print(summary(findings), flush=True)
     return exit_status(findings)
 
@@ -113,7 +108,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         journal=args.journal or default_journal_path(),
         decoder=make_decoder(args.decoder),
         source=args.source,
-        frames=args.frames,
+        frames=whole_number("--frames", args.frames, "a number of frames"),
         buttons=parts.buttons,
         light=parts.light,
         strip=args.strip,

@@ -41,7 +41,6 @@ from companion.errors import (
     GameFileError,
     JournalError,
     JournalInUseError,
-    NotAJournalError,
     SettingError,
     UnreadableFileError,
     UnwritableFileError,
@@ -56,15 +55,17 @@ from companion.journal import (
     archive_path,
     default_journal_path,
     read_history,
-    schema,
 )
 from companion.journal.archive import archivable, archive_games
 from companion.journal.documents import FRENCH_COLOUR_NAMES
 from companion.journal.faults import corrupt
-from companion.journal.file import JournalFile
+from companion.journal.history import opened_archive
+from companion.journal.imports import ImportedGames, game_digest
 from companion.journal.lock import lock_path
 from companion.journal.recovery import SIDE_FILES
 from companion.journal.store import utc_now
+from companion.phrases import plural
+from companion.statedir import journal_to_read
 
 ARCHIVE = "archive"
 """The word that moves old games into the archive."""
@@ -100,8 +101,8 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--journal",
         type=Path,
-        help="the journal file (default: $COMPANION_STATE_DIR/journal.sqlite, "
-        "else ./state/journal.sqlite)",
+        help="the journal file (default: $COMPANION_STATE_DIR/journal.sqlite, else "
+        "./state/journal.sqlite; to read, demo.sqlite beside it while there is none)",
     )
     parser.add_argument(
         "game",
@@ -147,8 +148,8 @@ def _game_or_word(word: str) -> int | str:
 def run(args: argparse.Namespace) -> int:
     """List, export, write pictures, archive or import; one line on stderr and exit 2
     on any fault."""
-    path = args.journal or default_journal_path()
     try:
+        path = _journal(args)
         _check_words(args)
         if args.game == ARCHIVE:
             _archive(path, ARCHIVE_DAYS if args.older_than is None else args.older_than)
@@ -167,7 +168,22 @@ def run(args: argparse.Namespace) -> int:
                 _list_rounds(journal, args.game)
     except CompanionError as err:
         return fail("history", err)
+    _noted(args, path)
     return 0
+
+
+def _journal(args: argparse.Namespace) -> Path:
+    """The journal given, else the table's, or to read the demo's while there is none."""
+    writing = args.game in (ARCHIVE, IMPORT)
+    return args.journal or (default_journal_path() if writing else journal_to_read())
+
+
+def _noted(args: argparse.Namespace, path: Path) -> None:
+    """Once all went well, one line on stderr when the demo's journal was read unasked
+    (a failure is one line already, naming the file)."""
+    table = default_journal_path()
+    if args.journal is None and path != table:
+        complain(f"companion history: no table journal at {table}; read the demo's, {path}")
 
 
 def _check_words(args: argparse.Namespace) -> None:
@@ -190,13 +206,9 @@ def _check_words(args: argparse.Namespace) -> None:
 
 def _picture_wanted(args: argparse.Namespace) -> tuple[str, int] | None:
     """Which picture of which round to write, if any; refuses options that do not fit."""
-    picture = (
-        ("frame", args.frame)
-        if args.frame is not None
-        else ("overlay", args.overlay)
-        if args.overlay is not None
-        else None
-    )
+    picture = None if args.frame is None else ("frame", args.frame)
+    if args.overlay is not None:  # not with --frame: argparse refuses both
+        picture = ("overlay", args.overlay)
     if (args.export is not None or picture is not None) and args.game is None:
         raise SettingError("--export, --frame and --overlay need a GAME number")
     if picture is not None and args.out is None:
@@ -222,7 +234,7 @@ def _game_line(game: GameSummary | DamagedGame) -> str:
     if isinstance(game, DamagedGame):
         return f"game {game.id}: {game.damage}"
     started = game.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
-    rounds = "1 round" if game.rounds == 1 else f"{game.rounds} rounds"
+    rounds = plural("{n} round", "{n} rounds", game.rounds)
     won = f"won by {', '.join(game.winners)}; " if game.winners else ""
     archived = " (archived)" if game.archived else ""
     return (
@@ -386,16 +398,12 @@ def _archive(path: Path, days: int) -> None:
         cut = datetime.min.replace(tzinfo=UTC)
     with _writer(path) as journal:
         if not archivable(journal, cut):
-            print(f"no finished game is older than {_days(days)}")
+            print("no finished game is older than", plural("{n} day", "{n} days", days))
             return
-        target = archive_path(path)
+        target = archive_path(journal.path)  # beside the journal's own file, not a link to it
         with Journal(target) as archive:
-            moved = archive_games(journal, archive, cut)
-    print(f"moved {moved} game{'' if moved == 1 else 's'} to {target}")
-
-
-def _days(days: int) -> str:
-    return "1 day" if days == 1 else f"{days} days"
+            moved = plural("{n} game", "{n} games", archive_games(journal, archive, cut))
+    print(f"moved {moved} to {target}")
 
 
 def _import(path: Path, files: Sequence[str]) -> int:
@@ -404,11 +412,13 @@ def _import(path: Path, files: Sequence[str]) -> int:
     if not files:
         raise SettingError(f"`history {IMPORT}` needs the game files to import")
     status = 0
-    archive = archive_path(path)
-    with _writer(path, create=True) as journal:
+    with (
+        _writer(path, create=True) as journal,
+        ImportedGames(journal, opened_archive(archive_path(journal.path))) as imported,
+    ):
         for name in files:
             try:
-                print(_import_file(journal, archive, name), flush=True)
+                print(_import_file(journal, imported, name), flush=True)
             except CompanionError as err:
                 complain(
                     f"companion history: {file_label(name) or repr(name)}: {err}; not imported"
@@ -417,30 +427,27 @@ def _import(path: Path, files: Sequence[str]) -> int:
     return status
 
 
-def _import_file(journal: Journal, archive: Path, name: str) -> str:
-    """Import one game file; what to print about it."""
+def _import_file(journal: Journal, imported: ImportedGames, name: str) -> str:
+    """Import one game file, unless the game it holds was imported before (however its
+    file was saved); what to print about it."""
     label = file_label(name)
     if not name:
         raise UnreadableFileError("an empty name names no file")
     data, modified = _game_file(Path(name))
-    game = parse_game(read_game_text(io.BytesIO(data))).play()
-    if not game.played:
+    game = parse_game(read_game_text(io.BytesIO(data)))
+    if not game.reveals:
         raise GameFileError("the game has no rounds, so there is nothing to keep")
-    digest = hashlib.sha256(data).hexdigest()
-    before = _imported_as(journal, digest)
-    if before is None and archive.is_file():
-        before = _imported_into_archive(archive, digest)
+    digest = game_digest(game)
+    before = imported.find(digest, hashlib.sha256(data).hexdigest())
     if before is not None:
         return f"{label}: already imported as game {before}"
-    players = game.seating.players
-    game_id = journal.import_game(game, _kit_colours(players), modified, digest)
+    players = game.start.seating.players
+    game_id = journal.import_game(game, _kit_colours(players), modified, digest)  # plays it
     if game_id is None:
         return f"{label}: already imported"
-    rounds = len(game.played)
-    return (
-        f"{label}: game {game_id} ({game.ruleset.name}, {len(players)} players, "
-        f"{rounds} round{'' if rounds == 1 else 's'})"
-    )
+    rounds = plural("{n} round", "{n} rounds", len(game.reveals))
+    ruleset = game.start.ruleset.name
+    return f"{label}: game {game_id} ({ruleset}, {len(players)} players, {rounds})"
 
 
 def _game_file(path: Path) -> tuple[bytes, datetime]:
@@ -468,25 +475,6 @@ def _game_file(path: Path) -> tuple[bytes, datetime]:
     finally:
         os.close(fd)
     return b"".join(chunks), datetime.fromtimestamp(found.st_mtime, UTC)
-
-
-def _imported_as(file: JournalFile, digest: str) -> int | None:
-    """The game imported from a file with this digest, if there is one in `file`."""
-    with file.transaction("looking for a game imported before") as conn:
-        if not schema.up_to_date(conn):
-            return None
-        row = conn.execute("SELECT id FROM games WHERE imported = ?", (digest,)).fetchone()
-    return None if row is None else int(row[0])
-
-
-def _imported_into_archive(archive: Path, digest: str) -> int | None:
-    """The archived game imported from a file with this digest, if there is one; an
-    archive that is not one yet (an archiving killed as it made the file) holds none."""
-    try:
-        with JournalFile(archive) as archived:
-            return _imported_as(archived, digest)
-    except NotAJournalError:
-        return None
 
 
 def _kit_colours(players: Sequence[str]) -> dict[str, str]:

@@ -16,12 +16,18 @@ from companion.numbers import in_digits, too_long
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?|\.[0-9]+")
 
 
-def whole_number(option: str, text: str, what: str) -> int:
-    """`text` as a whole number of ASCII digits; `SettingError` naming `option` if not."""
+def whole_number(option: str, text: str, what: str, *, least: int | None = None) -> int:
+    """`text` as a whole number of ASCII digits, `least` or more if given (a count of
+    rounds or frames that makes no sense, 0 or negative, is a mistake); `SettingError`
+    naming `option` if not."""
+    wanted = what if least is None else f"{what}, {least} or more,"
     if not in_digits(text):
-        raise SettingError(f"{option} must be {what} in digits 0-9, not {_shown(text)}")
+        raise SettingError(f"{option} must be {wanted} in digits 0-9, not {_shown(text)}")
     _refuse_long(option, text)
-    return int(text)
+    number = int(text)
+    if least is not None and number < least:
+        raise SettingError(f"{option} must be {what}, {least} or more, not {number}")
+    return number
 
 
 def decimal_number(option: str, text: str, what: str) -> float:

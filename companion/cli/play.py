@@ -8,7 +8,6 @@ by keys and touches. Which backend drives each is chosen here and nowhere else.
 
 import argparse
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +27,7 @@ from companion.app.lineup import Lineup
 from companion.app.loop import Loop
 from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
 from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
+from companion.cli import stopping
 from companion.cli.each import EXIT_BAD_INPUT, fail
 from companion.cli.numbers import whole_number
 from companion.cli.parts import add_part_options, read_parts
@@ -52,7 +52,7 @@ from companion.kit.layouts import load_layout
 from companion.language import Language, find_language
 from companion.numbers import in_digits, too_long
 from companion.phrases import Phrase, in_context, phrase
-from companion.rules import RULESETS, Game, Ruleset, find_ruleset
+from companion.rules import OPTION_NAMES, RULESETS, Game, Ruleset, find_ruleset
 from companion.service_options import EX_CONFIG
 from companion.sources.base import FrameSource
 from companion.sources.guarded import GuardedSource
@@ -101,7 +101,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="override a preset: target, bonus_cap, storyteller_turns, deck (null: no limit)",
+        help=f"override a preset: {', '.join(OPTION_NAMES)} (null: no limit)",
     )
     parser.add_argument(
         "--players",
@@ -152,7 +152,8 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play until a player quits; the journal keeps every confirmed round."""
+    """Play until a player quits, or Ctrl-C or SIGTERM ends the loop after the frame it
+    is drawing; the journal keeps every confirmed round."""
     path = args.journal or default_journal_path()
     try:
         service = service_manager(os.environ)
@@ -172,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
             if recovered:  # on the screen for the players, in the log for whoever looks after it
                 print(f"companion play: {recovered}", file=sys.stderr, flush=True)
                 loop.session.say(recovered, 0.0)
-            signal.signal(signal.SIGTERM, lambda *_: loop.stop())
-            loop.run()
+            with stopping.gently(loop.stop):  # after the frame it is drawing
+                loop.run()
     except CompanionError as err:  # a journal in use, a full disk: may pass, restarted
         return fail(NAME, err)
     return 0

@@ -3,8 +3,11 @@
 Writes into DIR one PNG per tag, `kit.pdf` (every tag at true size on A4 pages, framed
 in its player's colour, labelled, with cut lines), `manifest.json` (what each tag is)
 and, with `--mat`, `mat.pdf` (the layout's board as a play mat). Tag sizes come from
-the layout. Every file is made in memory first, so bad input writes nothing: it prints
-one line on stderr and exits 2; each file is then written whole into DIR, so a write
+the layout. A kit the camera (`--camera`, the recommended Camera Module 3 unless told)
+could not read over the layout's board is refused, saying what size would do, unless
+`--force`: the rule is `companion.kit.mounting.kit_check`, the one the hardware guide's
+camera table shows. Every file is made in memory first, so bad input writes nothing: it
+prints one line on stderr and exits 2; each file is then written whole into DIR, so a write
 that fails half-way leaves every file of the kit either the old one or the new one.
 Only the kit's own files in DIR are replaced or removed: a file is removed only if the
 previous kit's `manifest.json` in DIR lists it, since a name alone cannot tell a kit's
@@ -21,14 +24,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.cli.each import fail
+from companion.cli.each import complain, fail
 from companion.cli.numbers import decimal_number, whole_number
 from companion.colours import COLOURS
-from companion.errors import CompanionError, UnwritableFileError
+from companion.errors import CompanionError, UnreadableKitError, UnwritableFileError
 from companion.kit.layouts import load_layout
+from companion.kit.mounting import LENSES, RECOMMENDED_LENS, find_lens, kit_check
 from companion.kit.printing import manifest, printed_kit
 from companion.kit.qr import png_bytes
 from companion.kit.sheet import kit_sheet, mat_sheet
+from companion.kit.tags import MIN_PX_PER_MODULE
+from companion.phrases import Phrase, phrase
 
 _KIT_FILE = re.compile(
     r"(corner-\d+|slot-\d+|(vote|owner)-[a-z]+-\d+|trap)\.png|kit\.pdf|mat\.pdf|manifest\.json"
@@ -38,8 +44,10 @@ if it also fits, so a manifest.json that some other program left in DIR removes 
 of the café's."""
 _MANIFEST_MAX_BYTES = 4 << 20
 """Larger than any kit's manifest; a larger file is not one, and is not read whole."""
-DEFAULT_LAYOUT = "mat-a1-12"
-"""The layout whose sizes a kit takes unless told: the printable mat, with all 12 slots."""
+DEFAULT_LAYOUT = "odyssey-12"
+"""The layout whose sizes a kit takes unless told: the board of Dixit Odyssey, whose 12
+slots take every ruleset and player count. Its tags are the sizes of the Dixit (2021)
+board's too, so the same kit serves both boxes."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -61,7 +69,9 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         "--layout",
         default=DEFAULT_LAYOUT,
         metavar="NAME",
-        help=f"shipped layout name or layout file giving tag sizes (default {DEFAULT_LAYOUT})",
+        help="your board, which sets the tag sizes: a shipped layout (companion layout list "
+        f"--boards says which board each is) or a layout file (default {DEFAULT_LAYOUT}, the "
+        "board of Dixit Odyssey)",
     )
     parser.add_argument(
         "--token-mm",
@@ -70,6 +80,20 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         "(default: the layout's)",
     )
     parser.add_argument("--mat", action="store_true", help="also write the play mat, mat.pdf")
+    parser.add_argument(
+        "--camera",
+        default=RECOMMENDED_LENS,
+        choices=list(LENSES),
+        help=f"the camera the kit is checked against (default {RECOMMENDED_LENS}, the "
+        "Camera Module 3 the hardware guide recommends)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="print the kit even if the camera cannot read it: skips the check that every "
+        f"tag spans {MIN_PX_PER_MODULE:g} pixels per QR module from the height at which the "
+        "camera sees the whole board",
+    )
     parser.set_defaults(run=run)
 
 
@@ -84,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
             else decimal_number("--token-mm", args.token_mm, "a size in millimetres")
         )
         printed = printed_kit(args.kit, players, layout, token_mm)
+        check = kit_check(layout, token_mm, find_lens(args.camera))
+        problem, remedy = check.problem(), check.remedy()
+        if problem is not None and remedy is not None and not args.force:
+            raise UnreadableKitError(_refusal(problem, remedy))
         files = {p.file_name: png_bytes(p.tag) for p in printed}
         files["kit.pdf"] = kit_sheet(printed)
         files["manifest.json"] = (json.dumps(manifest(printed), indent=1) + "\n").encode()
@@ -95,7 +123,17 @@ def run(args: argparse.Namespace) -> int:
         return fail("tags", err)
     mat = ", mat.pdf" if args.mat else ""
     print(f"wrote {len(printed)} tag PNGs, kit.pdf, manifest.json{mat} to {out}")
+    if problem is not None:
+        forced = phrase("printed anyway (--force): {problem}", problem=problem)
+        complain(f"companion tags: {forced}")
     return 0
+
+
+def _refusal(problem: Phrase, remedy: Phrase) -> Phrase:
+    """Why a kit is refused and what to do, in one sentence."""
+    return phrase(
+        "{problem}; {remedy}, or add --force to print it anyway", problem=problem, remedy=remedy
+    )
 
 
 def _write(out: Path, files: dict[str, bytes]) -> None:

@@ -6,6 +6,12 @@ kept in bounded LRU caches keyed by (string, size, colour). pygame's own font
 packages, and bold reads well from across a table.
 
 Sizes are line heights in surface pixels, not font points, so layouts can add them up.
+
+Laying text out must never hold the loop up, whatever the text (a name an older
+journal kept, a library's message): only the first `MAX_TEXT_CHARS` characters of
+any text are measured or drawn (more could never show on a screen), and a word too
+long for its line is broken with a search whose cost grows with the line, not with
+the word.
 """
 
 import functools
@@ -22,6 +28,14 @@ LINE_PER_POINT = 0.75
 ELLIPSIS = "\u2026"
 TEXT_CACHE = 4096
 """Measured and wrapped strings kept."""
+MAX_TEXT_CHARS = 600
+"""The most characters of one text that are measured, laid out or drawn; the rest is
+left out, with an ellipsis. The longest message the companion words is about 300
+characters; a full 1280-pixel line at the smallest type holds about 200."""
+NAME_WIDTH = 16.0
+"""The widest name, in line heights of the size it is drawn at: as wide as
+"Alexandrina Montgomery-Smythe", the widest name the screens are drawn and tested
+with (`name_fits`)."""
 SURFACES_KEPT = 768
 """Rendered strings kept: a busy screen shows about two hundred, and each costs
 memory, which the Pi has little of."""
@@ -43,8 +57,11 @@ def line_height(px: int) -> int:
 @functools.lru_cache(maxsize=TEXT_CACHE)
 def clean(text: str) -> str:
     """`text` with what no font can draw removed: control characters become spaces
-    (a null character would stop pygame), lone surrogates become a replacement mark."""
+    (a null character would stop pygame), lone surrogates become a replacement mark;
+    cut at `MAX_TEXT_CHARS` characters, with an ellipsis."""
     out = []
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[: MAX_TEXT_CHARS - 1] + ELLIPSIS
     for char in text:
         category = unicodedata.category(char)
         if category == "Cc":
@@ -57,8 +74,16 @@ def clean(text: str) -> str:
 
 
 def width(text: str, px: int) -> int:
-    """How wide `text` is drawn at size `px`."""
-    return font(px).size(text)[0]
+    """How wide `text` is drawn at size `px` (its first `MAX_TEXT_CHARS` characters)."""
+    return font(px).size(text[:MAX_TEXT_CHARS])[0]
+
+
+def name_fits(name: str) -> bool:
+    """Whether a player's name is no wider than `NAME_WIDTH` line heights: what the
+    screens show whole, on one line or two (a name of wide letters or signs may be
+    short and still not fit)."""
+    px = 100
+    return width(clean(name), px) <= NAME_WIDTH * px
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)
@@ -155,17 +180,28 @@ def wrap(words: str, box_width: int, px: int) -> tuple[str, ...]:
         if current:
             lines.append(current)
         current = word
-        while width(current, px) > box_width and len(current) > 1:
-            cut = max(1, _longest_start(current, box_width, px))
-            lines.append(current[:cut])
-            current = current[cut:]
+        while len(current) > 1:
+            cut = _longest_start(current, box_width, px)
+            if cut >= len(current):
+                break
+            lines.append(current[: max(1, cut)])
+            current = current[max(1, cut) :]
     if current:
         lines.append(current)
     return tuple(lines)
 
 
 def _longest_start(word: str, box_width: int, px: int) -> int:
-    low, high = 0, len(word)
+    """How many characters of `word`, from its start, fit `box_width`: the starts
+    measured double in length until one does not fit, then a binary search between
+    the last two, so that a line costs what its own characters cost to measure, however
+    long the word it is cut from."""
+    low, high = 0, min(len(word), 8)
+    while width(word[:high], px) <= box_width:
+        if high == len(word):
+            return high
+        low, high = high, min(len(word), high * 2)
+    high -= 1
     while low < high:
         middle = (low + high + 1) // 2
         if width(word[:middle], px) <= box_width:

@@ -2,7 +2,8 @@
 
 The checks run in the order a café owner would look: the camera and its picture,
 exposure and focus, the calibration against the board as it lies now, the tags, the
-buttons, the status light and strip, the journal and the disk. Each is isolated:
+buttons, the status light and strip, the journal and the disk, and last the installed
+software against the lock it was installed from. Each is isolated:
 whatever one of them meets, it becomes that check's FAIL and the others still run,
 because a doctor that stops at the first broken part hides the second.
 """
@@ -23,6 +24,7 @@ from companion.doctor.findings import (
     JOURNAL,
     LIGHT,
     OPTIONS,
+    SOFTWARE,
     STRIP,
     TAGS,
     Finding,
@@ -37,6 +39,7 @@ from companion.doctor.lights import light_check, strip_check
 from companion.doctor.settings import Probes, Settings
 from companion.doctor.storage import disk_check, journal_check
 from companion.doctor.tags import tags_check
+from companion.doctor.versions import software_check
 
 __all__ = [
     "Finding",
@@ -70,6 +73,7 @@ def examine(settings: Settings, probes: Probes) -> Iterator[Finding]:
     journal, stats = _paired(JOURNAL, lambda: journal_check(settings.journal))
     yield journal
     yield _alone(DISK, lambda: disk_check(settings.journal, stats))
+    yield _alone(SOFTWARE, lambda: software_check(settings.lock))
 
 
 def _alone(check: str, work: Callable[[], Finding]) -> Finding:

@@ -22,6 +22,7 @@ from companion.errors import (
     UnknownSourceError,
     UnwritableFileError,
 )
+from companion.phrases import plural
 from companion.sources.base import Frame
 from companion.sources.guarded import GuardedSource, is_black
 from companion.sources.picamera import CameraProfile, Picamera2Source
@@ -175,7 +176,14 @@ def judge_capture(taken: Capture) -> Finding:
         )
     size = taken.frame_size
     assert size is not None and taken.brightness is not None
-    read = f"{taken.delivered} of {taken.wanted} frames read"
+    read = str(
+        plural(
+            "{read} of {n} frame read",
+            "{read} of {n} frames read",
+            taken.wanted,
+            read=taken.delivered,
+        )
+    )
     if taken.ended:
         read = f"{count(taken.delivered, 'frame')} read, then the replay ended"
     dimensions = f"{size[0]}x{size[1]}"

@@ -26,7 +26,20 @@ LIGHT = "status light"
 STRIP = "LED strip"
 JOURNAL = "journal"
 DISK = "disk space"
-CHECKS = (OPTIONS, CAMERA, EXPOSURE, CALIBRATION, TAGS, BUTTONS, LIGHT, STRIP, JOURNAL, DISK)
+SOFTWARE = "software"
+CHECKS = (
+    OPTIONS,
+    CAMERA,
+    EXPOSURE,
+    CALIBRATION,
+    TAGS,
+    BUTTONS,
+    LIGHT,
+    STRIP,
+    JOURNAL,
+    DISK,
+    SOFTWARE,
+)
 """Every check's name, in the order the report gives them."""
 
 _MARK_WIDTH = 6

@@ -19,6 +19,7 @@ from companion.doctor.gpio import no_gpio_fix, pin_in_use_fix
 from companion.doctor.host import library_missing, user_name
 from companion.doctor.settings import Probes, Settings
 from companion.errors import HardwareError, HardwareUnavailableError, PinSettingError
+from companion.phrases import plural
 
 LOOK_SECONDS = 1.5
 """How long the status light shows each colour."""
@@ -84,10 +85,11 @@ def strip_check(settings: Settings, probes: Probes) -> Finding:
             _sweep(driver, probes)
     except HardwareError as err:
         return Finding(Status.FAIL, STRIP, str(err), spi_fix())
+    lit = plural("{n} LED lit", "{n} LEDs lit", driver.length)
     return Finding(
         Status.OK,
         STRIP,
-        f"{settings.strip}: {driver.length} LEDs lit one after another, then dark; if the "
+        f"{settings.strip}: {lit} one after another, then dark; if the "
         "light stopped part-way, the LED after the last one lit (or the joint before it) "
         "is at fault",
     )

@@ -17,6 +17,7 @@ from companion.controls.buttons import ButtonPins
 from companion.controls.light import LightPins
 from companion.controls.strip import StripDriver, make_strip
 from companion.doctor.findings import Finding
+from companion.doctor.versions import installed_lock
 from companion.errors import SettingError
 from companion.sources.guarded import STALL_SECONDS
 from companion.sources.registry import NO_SOURCE, scheme_of
@@ -56,6 +57,8 @@ class Settings:
     """The LED strip as `--strip` writes it, or None for no strip."""
     press: bool = False
     """Whether to ask the person to press each button."""
+    lock: Path = field(default_factory=installed_lock)
+    """The lock of exact versions this environment was installed from."""
 
     def __post_init__(self) -> None:
         if isinstance(self.frames, bool) or not isinstance(self.frames, int) or self.frames < 1:

@@ -38,6 +38,7 @@ from companion.journal.faults import RECOVERY_ADVICE, corrupt
 from companion.journal.file import JournalFile, check_whole
 from companion.journal.store import utc_now
 from companion.journal.usage import Use, recent_use
+from companion.phrases import plural
 from companion.wording import count
 
 ROUND_BYTES_GUESS = 200_000
@@ -229,8 +230,10 @@ def disk_check(path: Path, stats: JournalStats | None) -> Finding:
     if use is None or not per_round or not per_day:
         return _guessed(where, usage.free, room, stats)
     days = room / (per_round * per_day)
+    left = plural("{figure} day", "{figure} days", round(days), figure=f"{days:,.0f}")
+    pace = plural("{figure} round", "{figure} rounds", round(per_day), figure=f"{per_day:,.0f}")
     detail = (
-        f"{where}: about {days:,.0f} days of play left at {per_day:,.0f} rounds a day of "
+        f"{where}: about {left} of play left at {pace} a day of "
         f"play, {human_bytes(per_round)} a round (the last {RATE_DAYS} days: "
         f"{count(use.rounds, 'round')} on {count(use.days, 'day')} of play)"
     )
@@ -250,9 +253,9 @@ def _guessed(where: str, free: int, room: int, stats: JournalStats | None) -> Fi
         basis = "a guess, with no rounds stored yet"
     else:
         basis = f"a guess: no round was played in the last {RATE_DAYS} days"
+    rounds = plural("{figure} round", "{figure} rounds", left, figure=f"{left:,}")
     detail = (
-        f"{where}: room for about {left:,} rounds at {human_bytes(ROUND_BYTES_GUESS)} a "
-        f"round ({basis})"
+        f"{where}: room for about {rounds} at {human_bytes(ROUND_BYTES_GUESS)} a round ({basis})"
     )
     if free < FAIL_BELOW_BYTES:
         return Finding(Status.FAIL, DISK, f"the disk is nearly full: {detail}", _ROOM_FIX)

@@ -13,6 +13,7 @@ from companion.colours import COLOURS
 from companion.doctor.findings import TAGS, Finding, Issue, Status, combine
 from companion.doctor.view import BoardView, Sight, layout_anchors, tag_name
 from companion.kit.tags import MIN_PX_PER_MODULE, KitTag, Role
+from companion.phrases import plural
 from companion.vision.assign import KitDetection
 from companion.wording import count, listing
 
@@ -94,8 +95,13 @@ def _expected(sight: Sight, view: BoardView) -> tuple[KitTag, ...]:
 
 def _board_part(view: BoardView, expected: tuple[KitTag, ...]) -> str:
     """How many board tags were read, and how large."""
-    read = f"{len(view.anchors)} of {len(expected)}" if expected else f"{len(view.anchors)}"
-    return f"{read} board tags of kit {view.kit} read{_sizes(view.anchors)}"
+    seen = len(view.anchors)
+    tags = (
+        plural("{seen} of {n} board tag", "{seen} of {n} board tags", len(expected), seen=seen)
+        if expected
+        else plural("{n} board tag", "{n} board tags", seen)
+    )
+    return f"{tags} of kit {view.kit} read{_sizes(view.anchors)}"
 
 
 def _token_part(view: BoardView) -> str:

@@ -42,6 +42,7 @@ from companion.journal.documents import (
     stored_time,
 )
 from companion.journal.faults import corrupt, translate
+from companion.journal.place import real_journal
 from companion.journal.records import GameStatus, StoredGame
 from companion.names import one_line
 from companion.rules import Game
@@ -88,11 +89,11 @@ class JournalFile(Closing):
         """Open the journal at `path` to read only; the file is left exactly as it is.
 
         Raises `UnreadableFileError` for a missing file, `NotAJournalError` for a file
-        that is not a journal (empty, another program's, a newer companion's) and
-        `JournalCorruptError` for a damaged one.
+        that is not a journal (empty, another program's, a newer companion's, one with
+        two names) and `JournalCorruptError` for a damaged one.
         """
-        self.path = Path(path)
-        """The journal file."""
+        self.path = real_journal(path)
+        """The journal's own file (symbolic links followed, see `place`)."""
         self._conn: sqlite3.Connection | None = None
         self._conn = self._connect()
 

@@ -12,6 +12,7 @@ it.
 """
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -128,8 +129,9 @@ class History:
 
 
 def archive_path(journal: str | PathLike[str]) -> Path:
-    """The archive beside a journal: `journal.sqlite` → `journal.archive.sqlite`."""
-    path = Path(journal)
+    """The archive beside a journal's own file (symbolic links followed):
+    `journal.sqlite` → `journal.archive.sqlite`."""
+    path = Path(os.path.realpath(journal))
     return path.with_name(f"{path.stem}.archive{path.suffix}")
 
 
@@ -157,7 +159,7 @@ def read_history(path: str | PathLike[str]) -> Iterator[History]:
     """The history of the journal at `path`, opened only to read, with its archive when
     there is one; both closed when the block ends. Raises as `JournalFile` does."""
     with JournalFile(path) as file:
-        archived = _opened_archive(archive_path(path))
+        archived = opened_archive(archive_path(path))
         if archived is None:
             yield History(file)
             return
@@ -165,9 +167,10 @@ def read_history(path: str | PathLike[str]) -> Iterator[History]:
             yield History(file, archived)
 
 
-def _opened_archive(archive: Path) -> JournalFile | None:
+def opened_archive(archive: Path) -> JournalFile | None:
     """The archive opened to read, or None while there is none: no file, or one that the
-    first archiving was killed while making, which the next archiving makes whole."""
+    first archiving was killed while making, which the next archiving makes whole.
+    Raises as `JournalFile` does for an archive that cannot be read."""
     if not archive.is_file():
         return None
     try:
@@ -206,7 +209,7 @@ def _listed(file: JournalFile, *, archived: bool) -> list[GameSummary | DamagedG
     """Every game of one file, newest first: from its kept line where the texts it was
     replayed from are unchanged, else replayed."""
     with file.transaction("listing the games") as conn:
-        kept = schema.up_to_date(conn)
+        kept = schema.has_year_of_service(conn)
         rows = conn.execute(
             "SELECT g.id, CAST(g.header AS BLOB), CAST(g.colours AS BLOB), "
             "CAST(g.started_at AS BLOB), CAST(g.status AS BLOB), "
@@ -288,8 +291,8 @@ def _rounds(
     file: JournalFile, conn: sqlite3.Connection, stored: StoredGame
 ) -> tuple[RoundSummary, ...]:
     game_id = stored.id
-    pruned = "g.pictures_pruned_at IS NOT NULL" if schema.up_to_date(conn) else "0"
-    sums = "i.frame_sha256, i.overlay_sha256" if schema.up_to_date(conn) else "NULL, NULL"
+    pruned = "g.pictures_pruned_at IS NOT NULL" if schema.has_year_of_service(conn) else "0"
+    sums = "i.frame_sha256, i.overlay_sha256" if schema.has_year_of_service(conn) else "NULL, NULL"
     rows = conn.execute(
         "SELECT r.number, r.committed_at, "
         "EXISTS (SELECT 1 FROM corrections c "
@@ -322,7 +325,7 @@ def _images(file: JournalFile, game_id: int, number: int) -> RoundImages:
             raise UnknownRoundError(
                 f"{file.path}: game {game_id} has no round {number} (it has {rounds_played(count)})"
             )
-        current = schema.up_to_date(conn)
+        current = schema.has_year_of_service(conn)
         sums = "frame_sha256, overlay_sha256" if current else "NULL, NULL"
         row = conn.execute(
             f"SELECT frame, overlay, {sums} FROM round_images WHERE game_id = ? AND number = ?",

@@ -148,3 +148,5 @@ class RestoredGame:
     """When its pictures were pruned, as stored, if they were."""
     imported: str | None = None
     """The digest of the game file it was imported from, if it was."""
+    table_time: str | None = None
+    """Its last change on the journal's own time, as stored, if it was kept."""

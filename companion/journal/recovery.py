@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UnwritableFileError
+from companion.journal.clock import KeptTime, kept_time
 from companion.journal.documents import DAMAGED, player_colours, record, stored_time
 from companion.journal.file import connect_read_only
 from companion.journal.history import checked
@@ -120,15 +121,33 @@ def _restored_game(
         return None
     reveals = _readable_reveals(header, start, rounds.get(restored.id, {}))
     marks = _first_row(
-        conn, ("SELECT pictures_pruned_at, imported FROM games WHERE id = ?",), (restored.id,)
+        conn,
+        (
+            "SELECT pictures_pruned_at, imported, table_time FROM games WHERE id = ?",
+            "SELECT pictures_pruned_at, imported, NULL FROM games WHERE id = ?",
+        ),
+        (restored.id,),
     )
-    pruned, imported = marks if marks is not None else (None, None)
+    pruned, imported, table_time = marks if marks is not None else (None, None, None)
     return replace(
         restored,
         rounds=_restored_rounds(conn, restored.id, reveals),
         pictures_pruned_at=pruned if isinstance(pruned, str) else None,
         imported=imported if isinstance(imported, str) else None,
+        table_time=table_time if isinstance(table_time, str) else None,
     )
+
+
+def salvaged_time(copy: Path) -> KeptTime | None:
+    """The damaged journal's last reading of its clocks, if it can be read: the salvaged
+    games' own times go on from it (see `clock`)."""
+    conn = _connect_read_only(copy)
+    if conn is None:
+        return None
+    try:
+        return kept_time(conn)
+    finally:
+        conn.close()
 
 
 def _connect_read_only(copy: Path) -> sqlite3.Connection | None:

@@ -104,7 +104,23 @@ a game file (so the same file is not imported twice), and each game's line of th
 of games with the digest of the stored texts it was computed from (`history`), so
 that listing a year of games replays only the games changed since."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+_V4 = (
+    "ALTER TABLE games ADD COLUMN table_time TEXT",
+    """
+    CREATE TABLE clock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        boot TEXT NOT NULL,
+        since_boot REAL NOT NULL,
+        wall TEXT NOT NULL,
+        table_time TEXT NOT NULL
+    ) STRICT
+    """,
+)
+"""Time that a clock put right cannot move (see `clock`): each game's last change on
+the journal's own time, from which its pictures age (games kept before it have none,
+and age from their dates), and the journal's last reading of its clocks (one row)."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 """The statements of each migration, oldest first; only ever appended to."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -211,10 +227,16 @@ def expected_columns(version: int = SCHEMA_VERSION) -> Mapping[str, tuple[str, .
         scratch.close()
 
 
-def up_to_date(conn: sqlite3.Connection) -> bool:
-    """Whether the open file has every migration: an older journal read without
-    migrating it has no checksums, no pruning marks and no kept lines."""
-    return _version(conn) >= SCHEMA_VERSION
+YEAR_OF_SERVICE = 3
+"""The migration that brought pictures' checksums, pruning marks, import digests and
+the kept lines of the list of games."""
+
+
+def has_year_of_service(conn: sqlite3.Connection) -> bool:
+    """Whether the open file has the columns of `YEAR_OF_SERVICE`: an older journal read
+    without migrating it has no checksums, no pruning marks, no import digests and no
+    kept lines."""
+    return _version(conn) >= YEAR_OF_SERVICE
 
 
 def tables(conn: sqlite3.Connection) -> list[str]:

@@ -15,9 +15,9 @@ transaction.
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import datetime
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,17 @@ from companion.errors import (
     NothingToUndoError,
     SeatingError,
 )
-from companion.journal import lines
+from companion.gamefile import GameRecord
+from companion.journal import imports, lines, pruning
+from companion.journal.clock import (
+    Clock,
+    KeptTime,
+    TableClock,
+    TableTime,
+    opened_time,
+    stamp,
+    utc_now,
+)
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
 from companion.journal.file import (
     GameRow,
@@ -43,19 +53,18 @@ from companion.journal.file import (
 )
 from companion.journal.history import archive_newest
 from companion.journal.lock import WriterLock
+from companion.journal.place import real_journal
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
-from companion.journal.recovery import move_aside, recovery_message, salvage
-from companion.journal.schema import picture_sum
+from companion.journal.recovery import move_aside, recovery_message, salvage, salvaged_time
+from companion.journal.restoring import write_restored
+from companion.journal.rows import insert_round
 from companion.rules import Game, Reveal
 from companion.wording import rounds_played
 
-Clock = Callable[[], datetime]
-"""Where the journal gets the time from (UTC); tests give a fixed one."""
+SYSTEM_CLOCK = TableClock()
+"""The machine's clocks: the wall clock for dates, the boot clock for table time."""
 
-
-def utc_now() -> datetime:
-    """The time now, in UTC."""
-    return datetime.now(UTC)
+__all__ = ["Clock", "Journal", "TableClock", "stamp", "utc_now"]
 
 
 class Journal(JournalFile):
@@ -67,25 +76,39 @@ class Journal(JournalFile):
         path: str | PathLike[str],
         *,
         create: bool = True,
-        clock: Clock = utc_now,
+        clock: Clock | TableClock = SYSTEM_CLOCK,
         lock: WriterLock | None = None,
     ) -> None:
         """Open the journal at `path` to write, creating it (and its folders) unless
-        `create` is False, and hold its writer lock until `close`.
+        `create` is False, and hold its writer lock until `close`. Its real file is
+        opened and locked, whatever links `path` goes through (see `place`).
+
+        `clock` gives the dates and the table time on which pictures age (`clock`); a
+        plain function giving the date is taken as never stepping (tests).
 
         `lock` is the lock already taken on `path` (by `open_or_recover`, which holds it
         through a recovery); the journal then owns it once opened. Raises
         `JournalInUseError` while another process writes the journal,
         `JournalCorruptError` for a damaged file, `NotAJournalError` for one that is not
-        a journal, `UnwritableFileError` where no journal can be written, and
+        a journal (`LinkedJournalError` for a file with a second name),
+        `UnwritableFileError` where no journal can be written, and
         `UnreadableFileError` for a missing file when `create` is False.
         """
-        self._clock = clock
-        make_room(Path(path), create)
-        self._lock = WriterLock(Path(path)) if lock is None else lock
+        self._clock = TableClock.of(clock)
+        path = real_journal(path)
+        make_room(path, create)
+        self._lock = WriterLock(path) if lock is None else lock
         try:
             super().__init__(path)
         except BaseException:
+            if lock is None:
+                self._lock.close()
+            raise
+        try:
+            with self.transaction("reading the journal's time") as conn:
+                self._time = opened_time(conn, self._clock)
+        except BaseException:
+            JournalFile.close(self)  # the lock is its giver's to let go
             if lock is None:
                 self._lock.close()
             raise
@@ -113,7 +136,7 @@ class Journal(JournalFile):
 
     @classmethod
     def open_or_recover(
-        cls, path: str | PathLike[str], *, clock: Clock = utc_now
+        cls, path: str | PathLike[str], *, clock: Clock | TableClock = SYSTEM_CLOCK
     ) -> tuple["Journal", str | None]:
         """Open the journal; if it is damaged, move it aside and salvage it into a fresh one.
 
@@ -122,9 +145,10 @@ class Journal(JournalFile):
 
         Returns the journal and, after a recovery, a message for the screen saying what
         was kept. Raises only when no journal can be written at `path` at all
-        (`UnwritableFileError`) or SQLite cannot run there (`JournalError`).
+        (`UnwritableFileError`), SQLite cannot run there (`JournalError`), or the file
+        is not this companion's to use (`NotAJournalError`, `LinkedJournalError`).
         """
-        path = Path(path)
+        path = real_journal(path)
         make_room(path, create=True)
         lock = WriterLock(path)
         try:
@@ -135,14 +159,14 @@ class Journal(JournalFile):
         if aside is None:
             return journal, None
         try:
-            saved = journal.restore(salvage(aside))
+            saved = journal.restore(salvage(aside), salvaged_time(aside))
         except CompanionError as err:
             return journal, recovery_message(path, aside, None, err)
         return journal, recovery_message(path, aside, saved)
 
     @classmethod
     def _opened_or_moved_aside(
-        cls, path: Path, clock: Clock, lock: WriterLock
+        cls, path: Path, clock: Clock | TableClock, lock: WriterLock
     ) -> tuple["Journal", Path | None]:
         """The journal opened, or a fresh one after moving the damaged file aside (and
         where it went), all under one writer lock so no other companion opens it between."""
@@ -164,7 +188,7 @@ class Journal(JournalFile):
                 raise
             else:
                 return journal, None
-        aside = move_aside(path, clock())
+        aside = move_aside(path, TableClock.of(clock).wall())
         suspect_path(path).unlink(missing_ok=True)
         return cls(path, clock=clock, lock=lock), aside
 
@@ -187,11 +211,21 @@ class Journal(JournalFile):
                 raise SeatingError(f"colours: player {player!r} has no kit colour")
         now = self._now()
         with self.transaction("starting a game", write=True) as conn:
-            conn.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing'")
+            table = self._time.keep(conn)
+            conn.execute(
+                "UPDATE games SET status = 'abandoned', table_time = ? WHERE status = 'playing'",
+                (table,),
+            )
             cursor = conn.execute(
-                "INSERT INTO games (id, started_at, header, colours, status) "
-                "VALUES (?, ?, ?, ?, 'playing')",
-                (self._next_id(conn), now, dumps(header_document(game)), dumps(dict(colours))),
+                "INSERT INTO games (id, started_at, header, colours, status, table_time) "
+                "VALUES (?, ?, ?, ?, 'playing', ?)",
+                (
+                    self._next_id(conn),
+                    now,
+                    dumps(header_document(game)),
+                    dumps(dict(colours)),
+                    table,
+                ),
             )
             game_id = cursor.lastrowid
             if game_id is None:
@@ -219,7 +253,10 @@ class Journal(JournalFile):
                 raise JournalError(
                     f"{self.path}: game {game_id} is {row.status.value}, so it cannot be abandoned"
                 )
-            conn.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (game_id,))
+            conn.execute(
+                "UPDATE games SET status = 'abandoned', table_time = ? WHERE id = ?",
+                (self._time.keep(conn), game_id),
+            )
 
     def commit_round(
         self,
@@ -267,7 +304,10 @@ class Journal(JournalFile):
                     f"so the next is round {len(stored) + 1}, not round {number}"
                 )
             self._check_same_game(game_id, row.header, stored, game)
-            self._insert_round(conn, game_id, game, now, images)
+            insert_round(conn, game_id, number, game.played[-1], now, images)
+            conn.execute(
+                "UPDATE games SET table_time = ? WHERE id = ?", (self._time.keep(conn), game_id)
+            )
             if game.outcome is not None:
                 conn.execute(
                     "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
@@ -299,8 +339,9 @@ class Journal(JournalFile):
                 )
             conn.execute("DELETE FROM rounds WHERE game_id = ? AND number = ?", (game_id, rounds))
             conn.execute(
-                "UPDATE games SET status = 'playing', finished_at = NULL WHERE id = ?",
-                (game_id,),
+                "UPDATE games SET status = 'playing', finished_at = NULL, table_time = ? "
+                "WHERE id = ?",
+                (self._time.keep(conn), game_id),
             )
             back = stored.game.undo()
             lines.keep(conn, game_id, back)
@@ -360,62 +401,32 @@ class Journal(JournalFile):
             lines.keep(conn, game_id, game)
             return game
 
-    def restore(self, games: Iterable[RestoredGame]) -> tuple[int, int]:
+    def restore(
+        self, games: Iterable[RestoredGame], time: KeptTime | None = None
+    ) -> tuple[int, int]:
         """Write games read from another journal, keeping their numbers; returns games, rounds.
 
         Meant for a fresh journal (a number already used is refused). Every round is
         replayed through the rules engine; all of it is one transaction. Only the newest
-        game can still be playing: older unfinished ones are marked abandoned.
+        game can still be playing: older unfinished ones are marked abandoned. `time` is
+        the other journal's last reading of its clocks, from which the table time goes
+        on, so that the games' own times keep their meaning.
         """
-        saved_games = saved_rounds = 0
+        if time is not None:
+            self._time = TableTime(self._clock, time, None)
         with self.transaction("restoring games", write=True) as conn:
-            for restored in games:
-                game = restored.start
-                conn.execute(
-                    "INSERT INTO games "
-                    "(id, started_at, header, colours, status, pictures_pruned_at, imported) "
-                    "VALUES (?, ?, ?, ?, 'playing', ?, ?)",
-                    (
-                        restored.id,
-                        stamp(restored.started_at),
-                        dumps(header_document(game)),
-                        dumps(dict(restored.colours)),
-                        restored.pictures_pruned_at,
-                        restored.imported,
-                    ),
-                )
-                last: datetime | None = None
-                for restored_round in restored.rounds:
-                    game = game.play(restored_round.reveal)
-                    last = restored_round.committed_at
-                    self._insert_round(conn, restored.id, game, stamp(last), restored_round.images)
-                    saved_rounds += 1
-                finished_at = restored.finished_at or last
-                if game.outcome is not None and finished_at is not None:
-                    conn.execute(
-                        "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
-                        (stamp(finished_at), restored.id),
-                    )
-                elif restored.abandoned:
-                    conn.execute(
-                        "UPDATE games SET status = 'abandoned' WHERE id = ?", (restored.id,)
-                    )
-                lines.keep(conn, restored.id, game)
-                saved_games += 1
-            conn.execute(
-                "UPDATE games SET status = 'abandoned' "
-                "WHERE status = 'playing' AND id < (SELECT max(id) FROM games)"
-            )
-        return saved_games, saved_rounds
+            self._time.keep(conn)
+            return write_restored(conn, games)
 
     def prune_pictures(self, ended_before: datetime) -> int | None:
-        """Delete the pictures of the oldest game that ended before `ended_before` and
-        still has some; returns its number, or None when there is none left to prune.
+        """Delete the pictures of the oldest game that last changed before `ended_before`
+        on the table time (`table_now`, see `pruning`) and still has some; returns its
+        number, or None when there is none left to prune.
 
         One game at a time, in one short transaction, so that a table pruning between
         rounds is never held up; the game's scores, rounds and corrections are kept, and
         the game is marked with when its pictures went. The game being played is never
-        pruned.
+        pruned. Every hour the transaction also keeps the journal's time (`clock`).
 
         The transaction is not synced to the card (`synchronous=NORMAL` for it alone):
         the sync is most of a commit's time on an SD card, and a prune that a power cut
@@ -424,19 +435,17 @@ class Journal(JournalFile):
         """
         now = self._now()
         with self._unsynced(), self.transaction("pruning old pictures", write=True) as conn:
-            row = conn.execute(
-                "SELECT g.id FROM games g "
-                "WHERE g.status != 'playing' AND coalesce(g.finished_at, g.started_at) < ? "
-                "AND EXISTS (SELECT 1 FROM round_images i WHERE i.game_id = g.id) "
-                "ORDER BY g.id LIMIT 1",
-                (stamp(ended_before),),
-            ).fetchone()
-            if row is None:
-                return None
-            game_id: int = row[0]
-            conn.execute("DELETE FROM round_images WHERE game_id = ?", (game_id,))
-            conn.execute("UPDATE games SET pictures_pruned_at = ? WHERE id = ?", (now, game_id))
+            if self._time.due():
+                self._time.keep(conn)
+            game_id = pruning.oldest_to_prune(conn, ended_before)
+            if game_id is not None:
+                pruning.prune_game(conn, game_id, now)
         return game_id
+
+    def table_now(self) -> datetime:
+        """The journal's own time now, on which pictures age: it follows the boot clock,
+        not the wall clock, so that a clock put right does not age them (see `clock`)."""
+        return self._time.now()
 
     def mend_lines(self, after: int, count: int) -> int | None:
         """Keep anew the lines of the list of games (`lines`) of up to `count` games
@@ -479,42 +488,28 @@ class Journal(JournalFile):
         return int(pages) * int(size)
 
     def import_game(
-        self, game: Game, colours: Mapping[str, str], started_at: datetime, digest: str
+        self,
+        game: Game | GameRecord,
+        colours: Mapping[str, str],
+        started_at: datetime,
+        digest: str,
     ) -> int | None:
         """Keep a game played elsewhere (a game file: on paper, at another table) as a
         game without pictures, its rounds confirmed at `started_at`; returns its number,
-        or None when a game with the same `digest` (of its file) was imported before.
+        or None when a game with the same `digest` (`imports.game_digest`) was imported
+        before.
 
-        A finished game is kept finished, any other abandoned: it is not this table's
-        to resume. All of it is one transaction.
+        Its reveals are played through the rules here (a game given played is played
+        again: its scores are not taken on trust), the first illegal one raising the
+        rules' error. A finished game is kept finished, any other abandoned: it is not
+        this table's to resume. All of it is one transaction.
         """
-        doing = "importing a game"
-        when = stamp(started_at)
-        with self.transaction(doing, write=True) as conn:
-            if conn.execute("SELECT 1 FROM games WHERE imported = ?", (digest,)).fetchone():
+        record = imports.as_record(game) if isinstance(game, Game) else game
+        with self.transaction("importing a game", write=True) as conn:
+            game_id = self._next_id(conn)
+            played = imports.insert_game(conn, game_id, record, colours, stamp(started_at), digest)
+            if played is None:
                 return None
-            status = "finished" if game.outcome is not None else "abandoned"
-            cursor = conn.execute(
-                "INSERT INTO games "
-                "(id, started_at, header, colours, status, finished_at, imported) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    self._next_id(conn),
-                    when,
-                    dumps(header_document(game)),
-                    dumps(dict(colours)),
-                    status,
-                    when if status == "finished" else None,
-                    digest,
-                ),
-            )
-            game_id = cursor.lastrowid
-            if game_id is None:
-                raise JournalError(f"{self.path}: SQLite gave no number to the new game")
-            played = game.before_round(1)
-            for played_round in game.played:
-                played = played.play(played_round.score.round.reveal)
-                self._insert_round(conn, game_id, played, when, RoundImages(None, None))
             lines.keep(conn, game_id, played)  # the replay's line, as listing would give it
         return game_id
 
@@ -526,7 +521,8 @@ class Journal(JournalFile):
         return max(newest, archive_newest(self.path)) + 1
 
     def _now(self) -> str:
-        return stamp(self._clock())
+        """The date now, as stored for people to read."""
+        return stamp(self._clock.wall())
 
     def _check_same_game(self, game_id: int, header: str, stored: list[str], game: Game) -> None:
         if header_document(game) != json.loads(header):
@@ -541,42 +537,6 @@ class Journal(JournalFile):
                     f"{self.path}: the game given differs from game {game_id} in round {number}"
                 )
 
-    def _insert_round(
-        self,
-        conn: sqlite3.Connection,
-        game_id: int,
-        game: Game,
-        committed_at: str,
-        images: RoundImages,
-    ) -> None:
-        number = len(game.played)
-        conn.execute(
-            "INSERT INTO rounds "
-            "(game_id, number, reveal, deltas, reasons, totals, committed_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                number,
-                dumps(round_documents(game)[-1]),
-                *score_columns(game.played[-1]),
-                committed_at,
-            ),
-        )
-        if images.frame is not None or images.overlay is not None:
-            conn.execute(
-                "INSERT INTO round_images "
-                "(game_id, number, frame, overlay, frame_sha256, overlay_sha256) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    number,
-                    images.frame,
-                    images.overlay,
-                    picture_sum(images.frame),
-                    picture_sum(images.overlay),
-                ),
-            )
-
     def _status_after(
         self, conn: sqlite3.Connection, game_id: int, row: GameRow, game: Game, now: str
     ) -> tuple[GameStatus, str | None]:
@@ -587,9 +547,3 @@ class Journal(JournalFile):
             row.status is GameStatus.FINISHED and self.newest(conn) == game_id
         )
         return (GameStatus.PLAYING if reopen else GameStatus.ABANDONED), None
-
-
-def stamp(moment: datetime) -> str:
-    """A time as the journal stores it: ISO 8601 in UTC, to the second (so that stored
-    times sort as text)."""
-    return moment.astimezone(UTC).isoformat(timespec="seconds")

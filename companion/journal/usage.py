@@ -53,7 +53,7 @@ def recent_use(file: JournalFile, since: datetime) -> Use:
     costs the same whatever the pictures weigh.
     """
     with file.transaction("measuring recent play") as conn:
-        local = "AND g.imported IS NULL " if schema.up_to_date(conn) else ""
+        local = "AND g.imported IS NULL " if schema.has_year_of_service(conn) else ""
         rounds, days, pictures, texts = conn.execute(
             "SELECT count(*), count(DISTINCT substr(r.committed_at, 1, 10)), "
             "coalesce(sum(coalesce(length(i.frame), 0) + coalesce(length(i.overlay), 0)), 0), "

@@ -6,15 +6,18 @@ of the board), kept as JSON; the shipped boards are files of the package
 wherever the package is installed:
 
 ```json
-{"name": "odyssey-12", "board_mm": [740, 460], "token_size_mm": 24,
+{"name": "odyssey-12", "board": "the board of Dixit Odyssey: ...",
+ "board_mm": [812, 508], "token_size_mm": 24,
  "corners": [{"corner": 1, "center_mm": [18, 18], "size_mm": 30}, ...],
  "slots": [{"slot": 1, "tag_center_mm": [75, 190], "tag_size_mm": 26,
             "card_mm": [20, 20, 130, 165]}, ...]}
 ```
 
 `card_mm` is the area of a slot's card, with room for the tokens that spill over its
-edge; a token belongs to the slot whose area holds the token's centre. A café can
-add its own file; `load_layout` takes a shipped name or a path.
+edge; a token belongs to the slot whose area holds the token's centre. `board` says
+in words which physical board the layout describes (an edition's board, a printed
+mat), so that a café can choose; a café's own file may leave it out. A café can add
+its own file; `load_layout` takes a shipped name or a path.
 """
 
 import json
@@ -27,6 +30,7 @@ from typing import Any
 from companion.errors import LayoutError, UnknownLayoutError
 from companion.jsonfile import finite_number
 from companion.kit.tags import CORNERS, SLOTS
+from companion.names import text_fault
 
 SHIPPED_LAYOUTS: Traversable = resources.files("companion.kit") / "boards"
 """The shipped layouts, one JSON file each, inside the installed package."""
@@ -43,6 +47,9 @@ alike: below 10 mm a QR module is under half a millimetre, which neither an offi
 printer keeps sharp nor a camera above a table reads; above 100 mm a token covers the
 card it lies on (a Dixit card is 80 mm wide). A page could hold 150 mm, but a tag that
 size has no place on any board."""
+
+BOARD_WORDS_MAX = 200
+"""The longest `board` description: one line of a listing, not a manual."""
 
 Point = tuple[float, float]
 """A position: x, y (board millimetres here; frame pixels in the vision records)."""
@@ -95,6 +102,9 @@ class Layout:
     """The slots, by slot number."""
     token_size_mm: float = DEFAULT_TOKEN_SIZE_MM
     """Printed size of token tags for this board."""
+    board: str | None = None
+    """Which physical board this is, in words ("the board of Dixit Odyssey: ..."), or
+    None for a café's own layout that does not say."""
 
     def slot_at(self, point: Point) -> int | None:
         """The slot whose card area holds the point, or None."""
@@ -111,8 +121,10 @@ class Layout:
 
     def to_json(self) -> dict[str, Any]:
         """The layout as its JSON document."""
+        described = {} if self.board is None else {"board": self.board}
         return {
             "name": self.name,
+            **described,
             "board_mm": list(self.board_mm),
             "token_size_mm": self.token_size_mm,
             "corners": [
@@ -168,6 +180,7 @@ def parse_layout(doc: object, source: str) -> Layout:
     try:
         layout = Layout(
             name=_str(_get(doc, "name")),
+            board=_board(_get(doc, "board", None)),
             board_mm=_pair(_get(doc, "board_mm")),
             token_size_mm=_num(_get(doc, "token_size_mm", DEFAULT_TOKEN_SIZE_MM)),
             corners=tuple(
@@ -266,6 +279,20 @@ def _get(doc: object, key: str, default: object = _MISSING) -> object:
 def _str(value: object) -> str:
     if not isinstance(value, str) or not value:
         raise _Shape(f"expected a name, got {value!r}")
+    return value
+
+
+def _board(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _Shape(f"'board' must be words describing the board, got {value!r}")
+    fault = text_fault(value)
+    if fault is not None or not value.strip() or len(value) > BOARD_WORDS_MAX:
+        raise _Shape(
+            f"'board' must be one line of up to {BOARD_WORDS_MAX} characters describing "
+            f"the board{'' if fault is None else f'; it {fault}'}"
+        )
     return value
 
 

@@ -17,9 +17,15 @@ pixels per module over the code alone (`KitDetection.px_per_module`): both come 
 near the edges (the Wide one markedly) and a tilted camera sees the far edge smaller,
 so these figures are a plan to check with `companion calibrate`, not a promise.
 
+`kit_check` is the one rule for "can this camera read this kit over this board":
+`companion tags` refuses a kit that fails it (with the recommended camera unless told
+another), and the hardware guide's camera table (`hardware/make_camera_table.py`)
+gives its figures, so the two never disagree.
+
 Pure and without I/O: layouts come in as `Layout` records.
 """
 
+import dataclasses
 import enum
 import math
 from collections.abc import Mapping
@@ -27,8 +33,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from companion.errors import SettingError
-from companion.kit.layouts import Layout
+from companion.kit.layouts import TAG_MM, Layout
 from companion.kit.tags import MIN_PX_PER_MODULE, MODULES_ACROSS
+from companion.phrases import Phrase, phrase
 
 DEFAULT_MARGIN = 0.05
 """Room kept around the board on each side, as a share of its size: a mount is never
@@ -107,6 +114,11 @@ and `companion play` reads the full sensor unless told otherwise. The USB webcam
 a typical 4K one (about 80 x 50 degrees) and a typical 1080p one (about 70 x 43
 degrees); USB cameras vary, so for a real one use the field of view from its own
 datasheet, and give its size to `--source camera:0:3840x2160`."""
+
+
+RECOMMENDED_LENS = "cm3"
+"""The camera the hardware guide recommends, the standard Camera Module 3: the one
+`companion tags` checks a kit against unless told another."""
 
 
 def find_lens(name: str) -> Lens:
@@ -238,8 +250,133 @@ def mounting(layout: Layout, lens: Lens, margin: float = DEFAULT_MARGIN) -> Moun
     """
     smallest = smallest_tag(layout)
     fit = fit_height_mm(layout.board_mm, lens, margin)
-    highest = smallest.size_mm / MODULES_ACROSS * lens.focal_px / MIN_PX_PER_MODULE
-    return Mounting(layout.name, lens, smallest, fit, highest)
+    return Mounting(layout.name, lens, smallest, fit, _reach_mm(lens, smallest.size_mm))
+
+
+@dataclass(frozen=True)
+class KitCheck:
+    """Whether a lens reads a printed kit over its layout's board, and what would do if
+    not: the rule `companion tags` applies and the hardware guide's table shows.
+
+    A kit is readable when some height shows the whole board (with its margin) and
+    every tag, tokens at the kit's size, spans `MIN_PX_PER_MODULE` from there.
+    """
+
+    plan: Mounting
+    """Where the lens hangs over the board, with the kit's tokens."""
+    token_size_mm: float
+    """The tokens' printed size in this kit."""
+    board_tags: SmallestTag
+    """The smallest corner or slot tag: its size is the layout's, which no option of
+    `companion tags` changes."""
+    smallest_tag_mm: int
+    """The smallest whole number of millimetres (no less than the smallest tag a kit
+    prints) at which a tag still spans `MIN_PX_PER_MODULE` from the lowest height that
+    shows the whole board."""
+
+    @property
+    def readable(self) -> bool:
+        """Whether the lens can read every tag of the kit over the board."""
+        return self.plan.feasible
+
+    @property
+    def board_tags_readable(self) -> bool:
+        """Whether the corner and slot tags are large enough, so that the tokens'
+        size alone decides."""
+        return _reaches(self.plan, self.board_tags.size_mm)
+
+    @property
+    def smallest_token_mm(self) -> int | None:
+        """The smallest whole-millimetre token size this lens reads over this board
+        (`--token-mm`), or None when the corner or slot tags are too small for any
+        token size to help."""
+        return self.smallest_tag_mm if self.board_tags_readable else None
+
+    def problem(self) -> Phrase | None:
+        """Why the lens cannot read the kit, in words, or None when it can."""
+        if self.readable:
+            return None
+        height = f"{math.ceil(self.plan.fit_height_mm / 10):d}"
+        values = {
+            "layout": self.plan.layout,
+            "camera": self.plan.lens.name,
+            "height": height,
+            "px": f"{MIN_PX_PER_MODULE:g}",
+        }
+        if self.board_tags_readable:
+            return phrase(
+                "{size} mm tokens are too small for {layout} with the {camera}: from "
+                "{height} cm, the lowest height that shows the whole board, they span "
+                "fewer than {px} pixels per QR module",
+                size=f"{self.token_size_mm:g}",
+                **values,
+            )
+        return phrase(
+            "the {tags} of {layout} ({size} mm) are too small for the {camera}: from "
+            "{height} cm, the lowest height that shows the whole board, they span fewer "
+            "than {px} pixels per QR module",
+            tags=_GROUP_WORDS[self.board_tags.group],
+            size=f"{self.board_tags.size_mm:g}",
+            **values,
+        )
+
+    def remedy(self) -> Phrase | None:
+        """What to print instead, in words, or None when the kit is readable."""
+        if self.readable:
+            return None
+        needed = f"{self.smallest_tag_mm:d}"
+        if self.smallest_token_mm is not None:
+            return phrase("print them at {needed} mm or more (--token-mm {needed})", needed=needed)
+        if self.smallest_tag_mm <= TAG_MM[1]:
+            return phrase(
+                "make every corner and slot tag {needed} mm or more, in a layout file of "
+                "your own (companion layout show gives one to start from)",
+                needed=needed,
+            )
+        return phrase(
+            "no tag up to {largest} mm is large enough for this board: hang a camera with "
+            "more pixels or a narrower lens",
+            largest=f"{TAG_MM[1]:g}",
+        )
+
+
+_GROUP_WORDS = {TagGroup.CORNERS: phrase("corner tags"), TagGroup.SLOTS: phrase("slot tags")}
+"""The board's own tags as a sentence names them."""
+
+
+def kit_check(
+    layout: Layout,
+    token_mm: float | None = None,
+    lens: Lens = LENSES[RECOMMENDED_LENS],
+    margin: float = DEFAULT_MARGIN,
+) -> KitCheck:
+    """Whether `lens` reads a kit printed for `layout`, its tokens at `token_mm` (the
+    layout's own size unless given), over the board with `margin` around it in view.
+
+    Raises `SettingError` for a margin outside 0 to 1, or a token size that is not one.
+    """
+    token = layout.token_size_mm if token_mm is None else token_mm
+    if not (math.isfinite(token) and token > 0):
+        raise SettingError(f"a token of {token} mm is not a tag")
+    plan = mounting(dataclasses.replace(layout, token_size_mm=token), lens, margin)
+    board_tags = smallest_tag(dataclasses.replace(layout, token_size_mm=math.inf))
+    size = max(math.ceil(TAG_MM[0]), math.ceil(plan.tag_needed_mm))
+    while not _reaches(plan, size):  # a rounding step short of the needed size
+        size += 1
+    while size > TAG_MM[0] and _reaches(plan, size - 1):
+        size -= 1
+    return KitCheck(plan, token, board_tags, size)
+
+
+def _reach_mm(lens: Lens, tag_size_mm: float) -> float:
+    """The highest a lens can hang for a tag of this size to span `MIN_PX_PER_MODULE`."""
+    return tag_size_mm / MODULES_ACROSS * lens.focal_px / MIN_PX_PER_MODULE
+
+
+def _reaches(plan: Mounting, tag_size_mm: float) -> bool:
+    """Whether a tag of this size is read from the plan's fit height: the same test as
+    `Mounting.feasible`, for one size."""
+    return plan.fit_height_mm <= _reach_mm(plan.lens, tag_size_mm)
 
 
 def _half_tan(angle_deg: float) -> float:

@@ -6,7 +6,7 @@ are free, like python-chess's move stack without the mutation.
 """
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -152,26 +152,17 @@ class Game:
     @property
     def totals(self) -> Mapping[str, int]:
         """Every scorer's total so far, in seating order."""
-        if self.played:
-            return self.played[-1].totals
-        return MappingProxyType(dict.fromkeys(self.scorers, 0))
+        return self._totals_after(self._last)
 
     @property
     def piles(self) -> Piles:
         """The draw and discard piles now."""
-        if self.played:
-            return self.played[-1].piles
-        n = len(self.seating)
-        return Piles(draw=self.ruleset.deck - n * self.hand_size, discard=0)
+        return self._piles_after(self._last)
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it goes on."""
-        if not self.played or self.played[-1].ended is None:
-            return None
-        best = max(self.totals.values())
-        winners = tuple(s for s, total in self.totals.items() if total == best)
-        return Outcome(self.played[-1].ended, len(self.played), winners)
+        return self._outcome_after(len(self.played), self._last)
 
     def next_round(self, reveal: Reveal) -> Round:
         """The reveal placed as the next round of this game."""
@@ -183,12 +174,53 @@ class Game:
 
     def score(self, reveal: Reveal) -> RoundScore:
         """The score the reveal would get as the next round, without playing it."""
-        outcome = self.outcome
+        return self._score_after(len(self.played), self._last, reveal)
+
+    def play(self, reveal: Reveal) -> "Game":
+        """The game with the reveal scored as its next round."""
+        return self.play_all((reveal,))
+
+    def play_all(self, reveals: Iterable[Reveal]) -> "Game":
+        """The game with each reveal scored in turn as its next round: `play` for each,
+        in time linear in the rounds (a game is a value, so each `play` copies the
+        rounds before it; a game file or an import of thousands of rounds would be
+        quadratic)."""
+        played = list(self.played)
+        for reveal in reveals:
+            played.append(self._round_after(len(played), played[-1] if played else None, reveal))
+        return Game(self.ruleset, self.seating, self.first_storyteller, tuple(played))
+
+    @property
+    def _last(self) -> PlayedRound | None:
+        return self.played[-1] if self.played else None
+
+    def _totals_after(self, last: PlayedRound | None) -> Mapping[str, int]:
+        if last is not None:
+            return last.totals
+        return MappingProxyType(dict.fromkeys(self.scorers, 0))
+
+    def _piles_after(self, last: PlayedRound | None) -> Piles:
+        if last is not None:
+            return last.piles
+        n = len(self.seating)
+        return Piles(draw=self.ruleset.deck - n * self.hand_size, discard=0)
+
+    def _outcome_after(self, count: int, last: PlayedRound | None) -> Outcome | None:
+        """How the game ended after its first `count` rounds, the last of them `last`."""
+        if last is None or last.ended is None:
+            return None
+        best = max(last.totals.values())
+        winners = tuple(s for s, total in last.totals.items() if total == best)
+        return Outcome(last.ended, count, winners)
+
+    def _score_after(self, count: int, last: PlayedRound | None, reveal: Reveal) -> RoundScore:
+        """The score of `reveal` as round `count + 1`, after `last`."""
+        outcome = self._outcome_after(count, last)
         if outcome is not None:
             raise GameOverError(
                 phrase(
                     "round {number}: {problem}",
-                    number=self.round_number,
+                    number=count + 1,
                     problem=phrase(
                         "the game ended after round {round} ({why})",
                         round=outcome.after_round,
@@ -196,16 +228,18 @@ class Game:
                     ),
                 )
             )
-        return self.ruleset.score(self.seating, self.next_round(reveal))
+        number = count + 1
+        storyteller = self.seating.storyteller(self.first_storyteller, number)
+        return self.ruleset.score(self.seating, Round(number, storyteller, reveal))
 
-    def play(self, reveal: Reveal) -> "Game":
-        """The game with the reveal scored as its next round."""
-        score = self.score(reveal)
-        totals = {s: self.totals[s] + score.deltas[s] for s in self.scorers}
-        piles, ran_out = self._refill(len(reveal.cards))
-        ended = self._termination(totals, ran_out)
-        played = PlayedRound(score, MappingProxyType(totals), piles, ended)
-        return Game(self.ruleset, self.seating, self.first_storyteller, (*self.played, played))
+    def _round_after(self, count: int, last: PlayedRound | None, reveal: Reveal) -> PlayedRound:
+        """`reveal` scored as round `count + 1`, after `last`, with the game's state then."""
+        score = self._score_after(count, last, reveal)
+        before = self._totals_after(last)
+        totals = {s: before[s] + score.deltas[s] for s in self.scorers}
+        piles, ran_out = self._refill(self._piles_after(last), len(reveal.cards))
+        ended = self._termination(count + 1, totals, ran_out)
+        return PlayedRound(score, MappingProxyType(totals), piles, ended)
 
     def before_round(self, number: int) -> "Game":
         """The game as it stood before round `number` was played."""
@@ -259,24 +293,26 @@ class Game:
             )
         return Game(self.ruleset, self.seating, self.first_storyteller, self.played[:-1])
 
-    def _refill(self, laid: int) -> tuple[Piles, bool]:
+    def _refill(self, piles: Piles, laid: int) -> tuple[Piles, bool]:
         """Discard the cards laid out and draw as many; say if the draw pile ran out."""
-        draw, discard = self.piles.draw, self.piles.discard + laid
+        draw, discard = piles.draw, piles.discard + laid
         if self.ruleset.reshuffle:
             if draw < laid:
                 draw, discard = draw + discard, 0
             return Piles(draw - laid, discard), False
         return Piles(max(draw - laid, 0), discard), draw <= laid
 
-    def _termination(self, totals: Mapping[str, int], ran_out: bool) -> Termination | None:
-        """Whether the round being played ends the game, and why."""
+    def _termination(
+        self, number: int, totals: Mapping[str, int], ran_out: bool
+    ) -> Termination | None:
+        """Whether round `number`, being played, ends the game, and why."""
         rules = self.ruleset
         if rules.target is not None and max(totals.values()) >= rules.target:
             return Termination.TARGET
         turns = rules.storyteller_turns
-        if turns is not None and self.round_number >= turns * len(self.seating):
+        if turns is not None and number >= turns * len(self.seating):
             return Termination.STORYTELLER_TURNS
-        if rules.round_limit is not None and self.round_number >= rules.round_limit:
+        if rules.round_limit is not None and number >= rules.round_limit:
             return Termination.ROUND_LIMIT
         if ran_out:
             return Termination.DRAW_PILE

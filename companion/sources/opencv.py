@@ -16,6 +16,7 @@ from companion.errors import (
     SettingError,
     SourceEndedError,
 )
+from companion.phrases import plural
 from companion.sources.base import Frame, FrameSource
 
 DEVICE_BUFFER_FRAMES = 1
@@ -66,7 +67,14 @@ class OpenCVSource(FrameSource):
             kind = "holds no frame that can be read" if self.is_file else "delivers no frames"
             raise CameraUnavailableError(f"{self.name}: opened, but {kind}")
         if self.is_file:
-            raise SourceEndedError(f"{self.name}: ended after {self._frames} frames")
+            raise SourceEndedError(
+                plural(
+                    "{name}: ended after {n} frame",
+                    "{name}: ended after {n} frames",
+                    self._frames,
+                    name=self.name,
+                )
+            )
         raise CameraLostError(
             f"{self.name}: stopped delivering frames after {self._frames} (unplugged?)"
         )

@@ -21,6 +21,7 @@ from companion.errors import CalibrationError, CalibrationFileError
 from companion.jsonfile import finite_number, load_json_file
 from companion.kit.layouts import Layout
 from companion.kit.tags import MIN_PX_PER_MODULE, MODULES, MODULES_ACROSS, check_kit_id
+from companion.phrases import plural
 from companion.vision.assign import KitDetection, anchor_key, classify, kits_in
 from companion.vision.board import MIN_ANCHORS, BoardFit
 from companion.vision.decode import Decoder, Gray
@@ -122,8 +123,16 @@ def calibrate(gray: Gray, layout: Layout, decoder: Decoder, layout_name: str) ->
     seen = len(set(tags))
     if seen < MIN_ANCHORS:
         raise CalibrationError(
-            f"only {seen} corner or slot tags of kit {kit} found on layout "
-            f"{layout.name}; at least {MIN_ANCHORS} are needed"
+            plural(
+                "only {n} corner or slot tag of kit {kit} found on layout {layout}; "
+                "at least {least} are needed",
+                "only {n} corner or slot tags of kit {kit} found on layout {layout}; "
+                "at least {least} are needed",
+                seen,
+                kit=kit,
+                layout=layout.name,
+                least=MIN_ANCHORS,
+            )
         )
     height, width = gray.shape[:2]
     fitted = fit_lens(pixels, board_mm, tags, (width, height))

@@ -21,7 +21,20 @@ import numpy as np
 from companion.errors import UnreadableImageError
 from companion.vision.decode import Gray
 
-cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+def _silence_opencv() -> None:
+    """Keep OpenCV's own log off standard error: a damaged picture is reported by the
+    companion, in its words. OpenCV 4 (what a Raspberry Pi's pip gets, see
+    hardware/pi-constraints.txt) has `cv2.setLogLevel`; OpenCV 5 moved it to
+    `cv2.utils.logging`. Level 0 is silent in both."""
+    logging = getattr(cv2.utils, "logging", None)
+    if logging is not None:
+        logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    else:
+        getattr(cv2, "setLogLevel")(0)  # noqa: B009 (not in OpenCV 5's type stubs)
+
+
+_silence_opencv()
 
 JPEG_START, JPEG_END = b"\xff\xd8", b"\xff\xd9"
 """A JPEG's start-of-image and end-of-image markers."""

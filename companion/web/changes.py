@@ -18,6 +18,7 @@ from companion.app.draft import OPTION_CHOICES
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import parse_round
 from companion.phrases import phrase
+from companion.web.connections import address_key
 from companion.web.door import json_body, raw_body
 from companion.web.site import Refused, Site, json_response, path_number
 from companion.web.staff import STAFF_COOKIE, TICKET_SECONDS, Refusal
@@ -37,9 +38,10 @@ _SETUP_KEYS = {"ruleset", "options", "names"}
 
 
 async def log_in(site: Site, request: Request) -> Response:
-    """`POST /staff/login`: the staff's PIN, answered with the staff's cookie."""
+    """`POST /staff/login`: the staff's PIN, answered with the staff's cookie. Wrong
+    PINs are counted for the client that typed them (`client_of`)."""
     body = await json_body(site, request, allowed={"pin"})
-    answer = site.gate.log_in(body.get("pin"))
+    answer = site.gate.log_in(body.get("pin"), client_of(site, request))
     if isinstance(answer, Refusal):
         raise Refused(answer.status, answer.words, answer.retry_after)
     response = json_response({"staff": True})
@@ -101,6 +103,16 @@ async def api_correct(site: Site, request: Request) -> Response:
     return await submit(site, Correct(game_id, number, reveal))
 
 
+def client_of(site: Site, request: Request) -> str:
+    """Who typed a PIN, for counting wrong ones: the table's own staff ticket when the
+    request carries one (even expired), else its address (for IPv6 its /64 network,
+    which a phone may hop around in at will)."""
+    nonce = site.gate.ticket_nonce(request.cookies.get(STAFF_COOKIE))
+    if nonce is not None:
+        return f"ticket {nonce}"
+    return address_key(request.client.host if request.client is not None else "")
+
+
 def setup_command(body: dict[str, Any]) -> SetUp:
     """A setup from a phone, its types checked (the session checks the values)."""
     ruleset = body.get("ruleset")
@@ -131,6 +143,8 @@ async def submit(site: Site, command: Command) -> Response:
         if future.cancel():  # it never reached the session: nothing was done
             raise Refused(503, phrase("the table is busy: try again")) from None
         verdict = await waiting  # the session is acting on it: its verdict is the answer
+    if verdict.unkept is not None:  # nothing was done: the journal could not keep it
+        raise Refused(507 if verdict.unkept.card_full else 503, verdict.unkept.words)
     if verdict.refused is not None:
         raise Refused(409, verdict.refused)
     return json_response({"version": verdict.version})

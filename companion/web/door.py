@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.phrases import phrase
@@ -77,10 +77,13 @@ async def raw_body(site: Site, request: Request, *, staff: bool = False) -> str:
     if denied is not None:
         raise Refused(denied.status, denied.words, denied.retry_after)
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY_BYTES:
-            raise Refused(413, phrase("the request is too large"))
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY_BYTES:
+                raise Refused(413, phrase("the request is too large"))
+    except ClientDisconnect:  # gone, or cut off for sending too slowly (`connections`)
+        raise Refused(408, phrase("the request came too slowly: try again")) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

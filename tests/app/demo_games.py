@@ -32,7 +32,7 @@ SMALL_BOARD = LAYOUT_NAME
 """The 4-slot board of the vision tests, drawn at a quarter of the pixels: room for
 4 players' rounds and seats."""
 SUMMARY = re.compile(
-    r"demo: game (\d+) (over|stopped) after (\d+) rounds; (\d+) of the (\d+) rounds scored in "
+    r"demo: game (\d+) (over|stopped) after (\d+) rounds?; (\d+) of the (\d+) rounds? scored in "
     r"this run read exactly as laid"
 )
 

@@ -31,8 +31,9 @@ from tests.app.table_frames import LINEUP, RULESET
 from tests.screens import RecordingScreen
 from tests.vision.scenes import KIT, MILD, POSE, calibration, layout
 
-WAIT = 10.0
-"""Longest wait for the loop, on its own thread, to draw the screens a test waits for."""
+WAIT = 60.0
+"""Longest wait for the loop, on its own thread, to draw the screens a test waits for
+(or for a thread to end): a bound on a failure, generous for a loaded machine."""
 
 
 def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(
@@ -183,7 +184,12 @@ def source_of(camera: Camera) -> FrameSource | None:
 
 
 def empty_table() -> SimulatedTable:
-    return SimulatedTable(Scene(layout(), KIT), POSE, MILD, np.random.default_rng(5))
+    """The simulated empty board, its frame already drawn: a guarded read hands it out
+    at once, far within its deadline however busy the machine (drawing it takes a
+    good part of a second, and several on a loaded machine)."""
+    table = SimulatedTable(Scene(layout(), KIT), POSE, MILD, np.random.default_rng(5))
+    table.read()
+    return table
 
 
 def lose(table: Rig) -> None:
@@ -292,7 +298,7 @@ def test_a_camera_held_by_a_read_that_never_returns_starves_the_watchdog_for_a_r
             runner.start()
             drawn = table.screen.wait_for_views(8, WAIT)
             table.loop.stop()
-            runner.join(timeout=10)
+            runner.join(timeout=WAIT)
             assert drawn, "the wedged loop goes on drawing"
             assert service.told == ["ready", "stopping"], "no watchdog feed while wedged"
     finally:
@@ -321,7 +327,7 @@ def test_a_stalled_read_that_returns_frees_the_camera_and_the_watchdog(
             table.loop.step()
             assert table.loop.wedged
             release.set()
-            sources[0]._worker.join(timeout=5)
+            sources[0]._worker.join(timeout=WAIT)
             table.now[0] += RETRY_SECONDS
             table.loop.step()
             assert not table.loop.wedged and len(sources) == 2

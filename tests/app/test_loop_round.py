@@ -34,6 +34,9 @@ from tests.screens import RecordingScreen
 from tests.vision.scenes import calibration, layout
 
 PINS = ButtonPins(undo_hold_seconds=0.05, next_hold_seconds=0.05)
+PRESS_SECONDS = 60.0
+"""The longest a mock button may take to post its press: a bound on a failure,
+generous for a loaded machine."""
 SETTLE = SETTLE_FRAMES + 2
 """Frames a new layout of the table needs before it counts, with a margin."""
 CLEAR = KEEP_FRAMES + 3
@@ -89,10 +92,10 @@ class Table:
         device = self.factory.pin(pin)
         device.drive_low()
         if hold:
-            self.pressed.get(timeout=5)
+            self.pressed.get(timeout=PRESS_SECONDS)
         device.drive_high()
         if not hold:
-            self.pressed.get(timeout=5)
+            self.pressed.get(timeout=PRESS_SECONDS)
 
     def close(self) -> None:
         self.buttons.close()

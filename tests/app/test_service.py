@@ -18,8 +18,9 @@ from companion.journal import Journal
 from tests.app.table_frames import LINEUP, RULESET
 from tests.screens import RecordingScreen
 
-WAIT = 10.0
-"""Longest wait for the loop to draw the screens a test waits for."""
+WAIT = 60.0
+"""Longest wait for the loop to draw the screens, or to send the messages, a test waits
+for: a bound on a failure, generous for a loaded machine."""
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def listener(tmp_path: Path) -> Iterator[socket.socket]:
     """A notify socket as systemd would listen on."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(tmp_path / "notify"))
-        sock.settimeout(5)
+        sock.settimeout(WAIT)
         yield sock
 
 
@@ -56,12 +57,12 @@ def test_the_loop_says_ready_feeds_the_watchdog_while_it_draws_and_says_stopping
             assert fed == ["WATCHDOG=1", "WATCHDOG=1"]
             assert len(recording_screen.views) >= 3, "fed from the loop, once per step at most"
             loop.stop()
-            runner.join(timeout=10)
+            runner.join(timeout=WAIT)
             rest = received(listener, "STOPPING=1")
             assert set(rest) <= {"WATCHDOG=1", "STOPPING=1"} and rest[-1] == "STOPPING=1"
         finally:
             loop.stop()
-            runner.join(timeout=10)
+            runner.join(timeout=WAIT)
 
 
 def test_the_watchdog_is_fed_a_few_times_per_period_not_every_step(
@@ -80,7 +81,7 @@ def test_an_abstract_notify_socket_is_reached() -> None:
     name = f"companion-test-{os.getpid()}"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind("\0" + name)
-        sock.settimeout(5)
+        sock.settimeout(WAIT)
         service_manager({"NOTIFY_SOCKET": "@" + name}).ready()
         assert sock.recv(64) == b"READY=1"
 

@@ -148,7 +148,7 @@ def test_a_name_refused_is_said_in_the_tables_language(tmp_path: Path) -> None:
             SetUp(options={"target": None}),
             "classic: with no target, storyteller_turns or round_limit the game never ends",
         ),
-        (SetUp(options={"target": -5}), "classic: target must be at least 1, not -5"),
+        (SetUp(options={"target": -5}), "target must be from 10 to 100"),
         (SetUp(names={"mauve": "Ann"}), "no player sits in mauve"),
         (SetUp(names={"white": "Ann"}), "no player sits in white"),
         (SetUp(names={"red": "Ann+Ben"}), "a name may not hold +"),

@@ -56,10 +56,10 @@ def test_sizes_follow_the_layout_and_the_token_option(tmp_path: Path) -> None:
     assert sizes == {"corner": 30, "slot": 26, "vote": 30, "owner": 30, "trap": 30}
 
 
-def test_the_default_layout_is_the_a1_mat(tmp_path: Path) -> None:
+def test_the_default_layout_is_the_odyssey_board(tmp_path: Path) -> None:
     assert make(tmp_path) == 0
     sizes = {e["role"]: e["size_mm"] for e in json.loads((tmp_path / "manifest.json").read_text())}
-    assert sizes == {"corner": 32, "slot": 28, "vote": 24, "owner": 24, "trap": 24}
+    assert sizes == {"corner": 30, "slot": 26, "vote": 24, "owner": 24, "trap": 24}
 
 
 @pytest.mark.parametrize("name", ["mat-a1-12", "classic-8"])

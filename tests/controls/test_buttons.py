@@ -11,12 +11,16 @@ from companion.actions import Action, Press
 from companion.controls.buttons import ButtonPins, Buttons
 from companion.errors import HardwareError, PinSettingError
 
-WAIT = 5.0
-"""Longest wait for a post that must come (a hold of a few hundredths of a second)."""
+WAIT = 60.0
+"""Longest wait for a post that must come (a hold of a few hundredths of a second): a
+bound on a failure, generous for a loaded machine."""
 QUIET = 0.3
 """How long to listen for a post that must not come (several short hold times)."""
 SHORT_HOLD = 0.05
 """A hold time short enough to reach in a test."""
+TAP_HOLD = 1.0
+"""A hold time a tap (a press let go at once) never reaches, however busy the machine,
+yet short enough to wait out in a test."""
 LONG_HOLD = 30.0
 """A hold time no test reaches, so that a press and release is always a short press.
 
@@ -64,11 +68,11 @@ def test_confirm_press_posts_confirm_as_it_is_let_go(
 def test_short_confirm_press_posts_confirm_only(
     factory: MockFactory, posted: "queue.Queue[Press]"
 ) -> None:
-    with open_buttons(factory, posted, LONG_HOLD, abandon=QUIET):
+    with open_buttons(factory, posted, LONG_HOLD, abandon=TAP_HOLD):
         tap(factory, 17)
         assert next_post(posted) == Press(Action.CONFIRM)
         with pytest.raises(queue.Empty):
-            posted.get(timeout=2 * QUIET)
+            posted.get(timeout=2 * TAP_HOLD)
 
 
 def test_held_confirm_posts_abandon_once_and_never_confirm(

@@ -10,8 +10,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.controls.light import LOOKS, LightPins, Status, StatusLight
 from companion.errors import HardwareError, PinSettingError
 
-WAIT = 5.0
-"""Longest wait for a blink to be seen (it blinks every hundredth of a second here)."""
+WAIT = 60.0
+"""Longest wait for a blink to be seen (it blinks every hundredth of a second here): a
+bound on a failure, generous for a loaded machine."""
 BLINK = 0.01
 """A blink fast enough to watch in a test."""
 

@@ -67,5 +67,6 @@ def settings(tmp_path: Path, source: str = "none", **changes: object) -> Setting
         source=source,
         buttons=None,
         light=None,
+        lock=tmp_path / "no-lock" / "requirements.lock",
     )
     return dataclasses.replace(base, **changes)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ def test_every_check_runs_once_in_the_order_a_cafe_owner_looks(tmp_path: Path) -
         Status.OK,  # no strip
         Status.OK,  # no journal yet
         Status.OK,  # disk
+        Status.SKIP,  # software: not installed from a lock
     ]
 
 

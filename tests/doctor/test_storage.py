@@ -216,6 +216,14 @@ def test_under_three_days_of_play_fails_even_with_a_gigabyte_free(
     assert "about 2 days of play left at 400 rounds a day of play" in finding.detail
 
 
+def test_one_day_and_one_round_a_day_are_said_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    free_space(monkeypatch, 100 * MB)
+    finding = disk_check(tmp_path / "journal.sqlite", used(30, 30, 100 * MB))  # 100 MB a day
+    assert "about 1 day of play left at 1 round a day of play" in finding.detail
+
+
 def test_plenty_of_space_is_ok_with_the_rounds_a_guess_leaves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

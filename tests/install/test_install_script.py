@@ -69,7 +69,16 @@ def verify(unit: str, folder: Path) -> str:
 
 
 @pytest.mark.parametrize(
-    "script", ["hardware/install", "scripts/setup", "scripts/test", "scripts/demo", ".ci/run"]
+    "script",
+    [
+        "hardware/install",
+        "scripts/setup",
+        "scripts/test",
+        "scripts/demo",
+        "scripts/pi-env",
+        "scripts/lock",
+        ".ci/run",
+    ],
 )
 def test_the_shell_scripts_pass_shellcheck(script: str) -> None:
     result = subprocess.run(
@@ -122,7 +131,9 @@ def test_a_dry_run_prints_every_step_and_changes_nothing() -> None:
     out = result.stdout
     assert "python3-picamera2" in out, "picamera2 comes from apt (and is missing here)"
     assert f"-m venv --system-site-packages {ROOT}/.venv" in out
-    assert f"--constraint {ROOT}/hardware/pi-constraints.txt --editable {ROOT}[pi]" in out
+    assert f"--require-hashes --no-deps --requirement {ROOT}/requirements/pi.lock" in out
+    assert f"--no-deps --no-build-isolation --editable {ROOT}" in out
+    assert f"cp {ROOT}/requirements/pi.lock {ROOT}/.venv/requirements.lock" in out
     assert "pip install picamera2" not in out
     for path in SYSTEM_PATHS:
         assert str(path) in out

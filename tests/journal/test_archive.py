@@ -62,7 +62,7 @@ def snapshot(path: Path, ids: list[int]) -> Snapshot:
     marks = ",".join("?" * len(ids))
     found: Snapshot = {}
     for table, columns in expected_columns().items():
-        if table == "setup":
+        if table in ("setup", "clock"):  # the table's, not a game's
             continue
         kept = [c for c in columns if not (table == "corrections" and c == "id")]
         key = "id" if table == "games" else "game_id"

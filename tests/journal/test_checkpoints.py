@@ -9,7 +9,9 @@ from companion.journal.checkpoint import Checkpointer
 from companion.journal.file import connect_read_only
 from tests.journal.helpers import example, play_into
 
-DEADLINE = 30.0
+DEADLINE = 60.0
+"""Longest wait for the thread's next turn (every hundredth of a second here): a bound
+on a failure, generous for a loaded machine."""
 
 
 def rounds_in_the_file(path: Path) -> int:
@@ -31,7 +33,8 @@ def test_rounds_committed_are_copied_into_the_file_by_the_thread(tmp_path: Path)
         assert rounds_in_the_file(path) == 0  # all in the log so far
         with Checkpointer(path, every=0.01) as checkpoints:
             assert checkpoints.tried.wait(DEADLINE)
-            assert (checkpoints.done, checkpoints.failed) == (1, 0)
+            # more turns may come before it is closed on a busy machine: none may fail
+            assert checkpoints.done >= 1 and checkpoints.failed == 0
         assert rounds_in_the_file(path) == 4
         play_into(journal, example("party-1e-7-players"), 2)
         assert journal.load(2).game.played

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from companion.gamefile import game_document
 from companion.journal import GameStatus, History, Journal
 from tests.journal.children import Child
@@ -41,8 +43,9 @@ MOST_REPORTS = 60
 commits a kill, so that rounds pile up (a few thousand across the run); none at all
 kills it while it opens the journal."""
 
-REPORT_SECONDS = 30.0
-"""Longest wait for a report the child must make (a start-up on a busy machine)."""
+REPORT_SECONDS = 120.0
+"""Longest wait for the reports the child must make, its start-up included: a bound on
+a failure, generous for a loaded machine."""
 
 FRAME_BYTES = 50_000
 OVERLAY_BYTES = 8_000
@@ -182,6 +185,7 @@ def check(path: Path, killed: Killed) -> int:
     return stored
 
 
+@pytest.mark.slow  # a minute on a quiet machine: several on a loaded one
 def test_a_kill_at_any_moment_leaves_whole_rounds(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     stored: dict[Path, int] = {}

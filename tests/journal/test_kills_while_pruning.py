@@ -130,6 +130,7 @@ def check(path: Path, season: Season) -> Found:
     return Found(pruned, len(kept - held), len(kept & held))
 
 
+@pytest.mark.slow  # a minute on a quiet machine: several on a loaded one
 def test_a_kill_while_pruning_or_archiving_loses_nothing_and_halves_nothing(
     tmp_path: Path, season: Season
 ) -> None:

@@ -17,7 +17,7 @@ from companion.errors import JournalInUseError, NotAJournalError
 from companion.journal import History, Journal
 from companion.journal.file import JournalFile
 from tests.journal.helpers import example, play_into
-from tests.service_ready import wait_until_ready
+from tests.service_ready import READY_SECONDS, wait_until_ready
 
 PLAY = [sys.executable, "-m", "companion", "play", "--source", "none", "--display", "headless"]
 PLAY += ["--no-web"]
@@ -37,7 +37,7 @@ def start_play(journal: Path, listener: socket.socket, notify: Path) -> subproce
 def stop(child: subprocess.Popen[str]) -> None:
     if child.poll() is None:
         child.kill()
-    child.communicate(timeout=30)
+    child.communicate(timeout=READY_SECONDS)
 
 
 @pytest.mark.timeout(120)
@@ -53,7 +53,7 @@ def test_a_second_play_is_refused_until_the_first_dies(tmp_path: Path) -> None:
                 [*PLAY, "--journal", str(journal)],
                 capture_output=True,
                 text=True,
-                timeout=60,
+                timeout=READY_SECONDS,
                 check=False,
             )
             assert second.returncode == 2
@@ -61,12 +61,12 @@ def test_a_second_play_is_refused_until_the_first_dies(tmp_path: Path) -> None:
                 f"companion play: the journal {journal} is in use by process {first.pid}\n"
             )
             first.send_signal(signal.SIGKILL)
-            first.communicate(timeout=30)
+            first.communicate(timeout=READY_SECONDS)
             third = start_play(journal, listener, notify)
             try:
                 wait_until_ready(listener, third)
                 third.send_signal(signal.SIGTERM)
-                _, errors = third.communicate(timeout=30)
+                _, errors = third.communicate(timeout=READY_SECONDS)
                 assert third.returncode == 0, errors
             finally:
                 stop(third)

@@ -186,7 +186,7 @@ def test_a_version_1_journal_is_read_as_it_is_and_migrated_by_its_writer(
         assert (resumed.id, resumed.status, resumed.game) == (1, GameStatus.PLAYING, game)
         assert journal.saved_setup() is None
         journal.save_setup("language", DRAFT)
-    assert user_version(path) == SCHEMA_VERSION == 3
+    assert user_version(path) == SCHEMA_VERSION == 4
     with JournalFile(path) as reader:
         assert reader.saved_setup() == ("language", DRAFT)
         assert reader.load(1).game == game

@@ -123,3 +123,38 @@ def test_a_board_tag_of_no_physical_size_is_refused(field: str) -> None:
     doc[field][0][key] = 0.0001
     with pytest.raises(LayoutError, match="must be 10 to 100 mm"):
         parse_layout(doc, "cafe")
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_every_shipped_layout_says_which_board_it_is(name: str) -> None:
+    board = load_layout(name).board
+    assert board is not None and board.strip() == board and "\n" not in board
+    assert ("Dixit" in board) or ("mat" in board)
+
+
+def test_a_cafes_own_layout_may_leave_the_board_unsaid_and_it_round_trips() -> None:
+    doc = load_layout("classic-8").to_json()
+    del doc["board"]
+    layout = parse_layout(doc, "cafe")
+    assert layout.board is None
+    assert layout.to_json() == doc
+    described = parse_layout(doc | {"board": "our oak table"}, "cafe")
+    assert described.board == "our oak table"
+    assert parse_layout(described.to_json(), "copy") == described
+
+
+@pytest.mark.parametrize(
+    ("board", "message"),
+    [
+        (42, "'board' must be words describing the board, got 42"),
+        ("", "'board' must be one line of up to 200 characters"),
+        ("   ", "'board' must be one line of up to 200 characters"),
+        ("two\nlines", "'board' must be one line .*; it holds a control character"),
+        ("x" * 201, "'board' must be one line of up to 200 characters"),
+    ],
+)
+def test_a_board_description_that_is_not_one_line_of_words_is_refused(
+    board: object, message: str
+) -> None:
+    with pytest.raises(LayoutError, match=f"^layout cafe: {message}"):
+        parse_layout(broken(board=board), "cafe")

@@ -170,7 +170,7 @@ def test_the_manifest_has_one_entry_per_tag_with_nulls_where_fields_do_not_apply
     assert (vote["role"], vote["player"], vote["index"], vote["slot"]) == ("vote", "blue", 2, None)
     assert by_file["owner-red-1.png"]["role"] == "owner"
     trap = by_file["trap.png"]
-    assert (trap["player"], trap["index"], trap["size_mm"]) == (None, None, 24.0)
+    assert (trap["player"], trap["index"], trap["size_mm"]) == (None, None, 26.0)
 
 
 @given(players=st.integers(1, 12), token_mm=st.floats(MIN_TAG_MM, MAX_TAG_MM))
@@ -198,7 +198,7 @@ def _apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
-@pytest.mark.parametrize(("players", "pages"), [(1, 1), (4, 2), (12, 2)])
+@pytest.mark.parametrize(("players", "pages"), [(1, 1), (4, 2), (12, 3)])
 def test_the_kit_sheet_is_a4_pages_as_many_as_needed(players: int, pages: int) -> None:
     printed = printed_kit("CAFE01", players, MAT)
     sizes = page_sizes(kit_sheet(printed))

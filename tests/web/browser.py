@@ -45,12 +45,19 @@ PHONE_WIDTH = 390
 PHONE_HEIGHT = 844
 LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 """The phone's own language for each table language."""
-START_SECONDS = 60.0
+START_SECONDS = 120.0
 """How long the demo may take to serve its page (2 busy cores, a calibration first)."""
-STOP_SECONDS = 30.0
+STOP_SECONDS = 60.0
 """How long the demo may take to stop once interrupted."""
-WAIT_SECONDS = 45.0
+WAIT_SECONDS = 90.0
 """How long a test waits for the table to get somewhere by default."""
+HTTP_SECONDS = 60.0
+"""How long a request to the demo's page may take to be answered."""
+EXPECT_MS = 90_000
+"""How long the browser waits for a page to load, to act on it, or to show something.
+
+Each of these waits only bounds a failure: they are generous for a loaded machine,
+where the demo, the browser and the test share two busy cores."""
 _PAGE_AT = re.compile(r"companion demo: phone page at (http://\S+)")
 _UNSERVICED = ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")
 """The service manager's variables: the demo runs as if started by hand."""
@@ -73,13 +80,15 @@ def launch_chromium(playwright: Playwright) -> Browser:
 def phone(browser: Browser, language: str = "en", scale: float = 2) -> BrowserContext:
     """A fresh phone (no cookies: not staff) with a phone's viewport, touch, and the
     language of the table's players."""
-    return browser.new_context(
+    context = browser.new_context(
         viewport={"width": PHONE_WIDTH, "height": PHONE_HEIGHT},
         device_scale_factor=scale,
         is_mobile=True,
         has_touch=True,
         locale=LOCALES.get(language, language),
     )
+    context.set_default_timeout(EXPECT_MS)
+    return context
 
 
 @dataclass
@@ -108,7 +117,7 @@ class Demo:
         return self.url + path.lstrip("/")
 
     def get(self, path: str) -> httpx.Response:
-        answer = httpx.get(self.address(path), timeout=10.0)
+        answer = httpx.get(self.address(path), timeout=HTTP_SECONDS)
         assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
         return answer
 
@@ -131,7 +140,7 @@ class Demo:
         state seen, after `seconds` (at once if the demo stops serving)."""
         deadline = time.monotonic() + seconds
         last: dict[str, Any] | None = None
-        timeout = httpx.Timeout(10.0, read=seconds)
+        timeout = httpx.Timeout(HTTP_SECONDS, read=seconds)
         try:
             with httpx.stream("GET", self.address("/events"), timeout=timeout) as stream:
                 for line in stream.iter_lines():

@@ -67,7 +67,7 @@ ILLEGAL = {"cards": {"1": "Ann"}, "votes": {}}
 
 
 class Clock:
-    """The staff gate's monotonic clock, moved by the test."""
+    """The clock of the staff gate's waits, moved by the test."""
 
     def __init__(self) -> None:
         self.now = 1_000.0
@@ -715,9 +715,9 @@ def test_wrong_pins_are_refused_then_slowed_down(desk: Desk) -> None:
 @pytest.mark.parametrize(
     "pin", [246810, None, ["246810"], "246810 ", "\uff12\uff14\uff16\uff18\uff11\uff10", "0" * 100]
 )
-def test_a_pin_that_is_not_the_pins_digits_is_wrong(client: TestClient, pin: object) -> None:
+def test_a_pin_that_is_not_4_to_12_digits_is_malformed(client: TestClient, pin: object) -> None:
     answer = change(client, "/staff/login", {"pin": pin})
-    assert answer.status_code == 401
+    assert (answer.status_code, error_of(answer)) == (400, "type the staff PIN: 4 to 12 digits")
     assert STAFF_COOKIE not in client.cookies
 
 

@@ -30,7 +30,7 @@ from companion.web.address import Listen
 from companion.web.server import Listener, WebServer
 from companion.web.staff import CSRF_HEADER
 from companion.web.style import signed
-from tests.web.browser import PHONE_WIDTH, Demo, launch_chromium, phone, start_demo
+from tests.web.browser import EXPECT_MS, PHONE_WIDTH, Demo, launch_chromium, phone, start_demo
 from tests.web.desk import PIN, SLOTS, Desk
 
 ROUNDS = 2
@@ -39,8 +39,6 @@ SPEED = "4"
 """Times faster than real time: a round every second or two, slow enough to watch."""
 NAMES = ("Margot", "Lucien", "Zoé", "Bastien", "Inès", "Théo", "Agathe", "Hugo")
 """The names typed on the phone, in seat order."""
-EXPECT_MS = 30_000
-"""How long the browser waits for a page to show something."""
 
 
 @dataclass(frozen=True)
@@ -163,13 +161,13 @@ def played(table: Table) -> dict[str, Any]:
 
 def test_the_table_page_fits_a_phone_and_shows_the_headline(table: Table, tmp_path: Path) -> None:
     page = table.watcher
-    expect(page.locator("#headline")).to_be_visible()
+    expect(page.locator("#headline")).to_be_visible(timeout=EXPECT_MS)
     assert page.locator("#headline").inner_text().strip()
     no_side_scroll(page)
     for path in ("/setup", "/games", "/staff"):
         other = page.context.new_page()
         other.goto(table.demo.address(path))
-        expect(other.locator("h1").first).to_be_visible()
+        expect(other.locator("h1").first).to_be_visible(timeout=EXPECT_MS)
         no_side_scroll(other)
         other.close()
     shot(page, tmp_path)
@@ -387,15 +385,15 @@ def test_the_page_speaks_the_tables_french(french: Demo, browser: Browser, tmp_p
         expect(step).to_have_text("Noms", timeout=EXPECT_MS)
         tabs = ("#nav-table", "#nav-games", "#nav-setup", "#nav-staff")
         expect(page.locator(", ".join(tabs))).to_have_text(
-            ["Table", "Parties", "Préparer", "Personnel"]
+            ["Table", "Parties", "Préparer", "Personnel"], timeout=EXPECT_MS
         )
         no_side_scroll(page)
         shot(page, tmp_path, "table")
         page.goto(french.address("/setup"))
-        expect(page.locator("h1")).to_have_text("Nouvelle partie")
+        expect(page.locator("h1")).to_have_text("Nouvelle partie", timeout=EXPECT_MS)
         legends = page.locator("#setup-form legend")
-        expect(legends.first).to_have_text("Noms des joueurs")
-        expect(legends.nth(1)).to_have_text("Édition")
+        expect(legends.first).to_have_text("Noms des joueurs", timeout=EXPECT_MS)
+        expect(legends.nth(1)).to_have_text("Édition", timeout=EXPECT_MS)
         no_side_scroll(page)
         shot(page, tmp_path)
     finally:

@@ -23,15 +23,14 @@ from companion.web.address import (
     page_url,
     parse_listen,
 )
-from companion.web.live import KEEPALIVE_SECONDS
 from companion.web.server import STOP_SECONDS, Listener, WebServer
 from companion.web.staff import CSRF_COOKIE, CSRF_HEADER
 from tests.app.observations import table_of
 from tests.web.desk import LINEUP, PIN, SLOTS, Desk, playing_desk, round_of
 
-WAIT_SECONDS = 5.0
-"""The longest a read of the live stream may wait: updates come every quarter second."""
-assert WAIT_SECONDS < KEEPALIVE_SECONDS
+WAIT_SECONDS = 60.0
+"""The longest wait for an answer or for the next event of the live stream (updates
+come every quarter second): a bound on a failure, generous for a loaded machine."""
 
 
 @pytest.fixture
@@ -59,10 +58,15 @@ def http(server: WebServer) -> Iterator[httpx.Client]:
 
 
 def events(answer: httpx.Response) -> Iterator[dict[str, Any]]:
-    """The live stream's events, each its JSON (keep-alive comments skipped)."""
+    """The live stream's events, each its JSON; keep-alive comments are skipped, though
+    not for longer than `WAIT_SECONDS` after the next event was asked for."""
+    deadline = time.monotonic() + WAIT_SECONDS
     for line in answer.iter_lines():
         if line.startswith("data: "):
             yield json.loads(line.removeprefix("data: "))
+            deadline = time.monotonic() + WAIT_SECONDS
+        elif time.monotonic() > deadline:
+            raise AssertionError(f"no event within {WAIT_SECONDS:.0f} s, only keep-alives")
 
 
 def test_the_server_answers_on_a_real_socket(desk: Desk, http: httpx.Client) -> None:
@@ -127,14 +131,12 @@ def test_closing_the_server_ends_the_open_streams(desk: Desk, server: WebServer)
         stream = events(answer)
         next(stream)
         closing = threading.Thread(target=server.close)
-        started = time.monotonic()
         closing.start()
         with pytest.raises((StopIteration, httpx.RemoteProtocolError, httpx.ReadError)):
             while True:
                 next(stream)
         closing.join(STOP_SECONDS + WAIT_SECONDS)
-        assert not closing.is_alive()
-        assert time.monotonic() - started < STOP_SECONDS + WAIT_SECONDS
+        assert not closing.is_alive(), "closing ends, streams open or not"
     with pytest.raises(httpx.TransportError):
         httpx.get(f"http://127.0.0.1:{server.port}/api/state", timeout=WAIT_SECONDS)
 

@@ -1,8 +1,12 @@
 """The staff gate: the PIN earns a signed ticket that expires, wrong PINs are slowed
-down for the whole table, a change needs the page's CSRF token, and nothing a request
-sends (however malformed) raises or passes for staff."""
+down for the phone that types them (and stay counted across a restart), a change
+needs the page's CSRF token, and nothing a request sends (however malformed) raises
+or passes for staff."""
 
+import json
+import logging
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -16,6 +20,7 @@ from companion.web.staff import (
     Refusal,
     StaffGate,
 )
+from companion.web.throttle import MAX_CLIENTS, MAX_WAIT_SECONDS, TRIES_FILE
 
 PIN = "482913"
 SECRET = b"s" * 32
@@ -31,10 +36,12 @@ class Clock:
         return self.now
 
 
-def gate(pin: str | None = PIN, *, secret: bytes = SECRET) -> tuple[StaffGate, Clock, Clock]:
-    """A gate with its monotonic clock and its wall clock."""
+def gate(
+    pin: str | None = PIN, *, secret: bytes = SECRET, tries: Path | None = None
+) -> tuple[StaffGate, Clock, Clock]:
+    """A gate with the clock of its waits and the wall clock of its tickets."""
     clock, wall = Clock(), Clock(1_700_000_000.0)
-    return StaffGate(pin, secret=secret, clock=clock, wall=wall), clock, wall
+    return StaffGate(pin, secret=secret, clock=clock, wall=wall, tries=tries), clock, wall
 
 
 def ticket_of(staff: StaffGate, typed: object = PIN) -> str:
@@ -120,7 +127,7 @@ def test_the_right_pin_resets_the_count_of_wrong_ones() -> None:
     assert refusal_of(staff.log_in("000000")).status == 429
 
 
-def test_one_count_for_the_whole_table_even_from_many_threads_at_once() -> None:
+def test_one_count_per_phone_even_from_many_threads_at_once() -> None:
     staff, _, _ = gate()
     start = threading.Barrier(12)
     statuses: list[int] = []
@@ -128,7 +135,7 @@ def test_one_count_for_the_whole_table_even_from_many_threads_at_once() -> None:
 
     def guess() -> None:
         start.wait(timeout=10)
-        outcome = refusal_of(staff.log_in("000000"))
+        outcome = refusal_of(staff.log_in("000000", "address 192.168.1.66"))
         with lock:
             statuses.append(outcome.status)
 
@@ -151,11 +158,12 @@ def test_one_count_for_the_whole_table_even_from_many_threads_at_once() -> None:
         {"pin": PIN},
         f" {PIN}",
         f"{PIN}\n",
-        PIN[:-1],
-        f"{PIN}0",
         "".join(chr(0xFF10 + int(digit)) for digit in PIN),
         "".join(chr(0x0660 + int(digit)) for digit in PIN),
         "",
+        "123",
+        "1" * 13,
+        "12ab56",
         PIN * 200_000,
     ],
     ids=[
@@ -167,22 +175,130 @@ def test_one_count_for_the_whole_table_even_from_many_threads_at_once() -> None:
         "object",
         "leading blank",
         "newline",
-        "too short",
-        "too long",
         "full-width digits",
         "arabic digits",
         "empty",
+        "three digits",
+        "thirteen digits",
+        "letters",
         "a megabyte",
     ],
 )
-def test_only_the_pins_own_digits_as_text_open_and_anything_else_counts_as_wrong(
-    typed: object,
-) -> None:
+def test_what_cannot_be_a_pin_is_malformed_and_never_counted(typed: object) -> None:
+    staff, _, _ = gate()
+    for _ in range(FREE_TRIES * 5):
+        refusal = refusal_of(staff.log_in(typed))
+        assert refusal.status == 400
+        assert str(refusal.words) == "type the staff PIN: 4 to 12 digits"
+    assert staff.is_staff(ticket_of(staff)), "no guess was counted"
+
+
+@pytest.mark.parametrize("typed", [PIN[:-1], f"{PIN}0", "0000", "9" * 12])
+def test_digits_that_are_not_the_pin_are_wrong_and_counted(typed: str) -> None:
     staff, _, _ = gate()
     assert refusal_of(staff.log_in(typed)).status == 401
     for _ in range(FREE_TRIES - 1):
         staff.log_in(typed)
     assert refusal_of(staff.log_in(PIN)).status == 429, "counted as a wrong PIN"
+
+
+def test_a_phone_guessing_slows_itself_and_not_the_staffs_phone() -> None:
+    staff, clock, _ = gate()
+    guesser, staffs = "address 192.168.1.66", "address 192.168.1.20"
+    for _ in range(200):
+        staff.log_in("000000", guesser)
+        clock.now += 0.2
+    assert refusal_of(staff.log_in(PIN, guesser)).status == 429
+    assert staff.is_staff(ticket_of_client(staff, staffs)), "the staff are let in at once"
+    assert refusal_of(staff.log_in("000000", guesser)).status == 429, "still slowed"
+
+
+def ticket_of_client(staff: StaffGate, client: str) -> str:
+    ticket = staff.log_in(PIN, client)
+    assert isinstance(ticket, str), ticket
+    return ticket
+
+
+def test_the_table_s_own_ticket_names_the_phone_even_once_expired() -> None:
+    staff, _, wall = gate()
+    ticket = ticket_of(staff)
+    nonce = ticket.split(".")[1]
+    assert staff.ticket_nonce(ticket) == nonce
+    wall.now += TICKET_SECONDS * 3
+    assert not staff.is_staff(ticket)
+    assert staff.ticket_nonce(ticket) == nonce
+    assert staff.ticket_nonce(ticket_of(gate(secret=b"o" * 32)[0])) is None
+    assert staff.ticket_nonce("1.2.3") is None
+
+
+def test_wrong_pins_stay_counted_across_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / TRIES_FILE
+    first, clock, _ = gate(tries=path)
+    for _ in range(FREE_TRIES + 3):
+        clock.now += 100
+        first.log_in("000000", "address 10.0.0.9")
+    assert path.exists()
+    again = StaffGate(PIN, secret=SECRET, clock=clock, tries=path)
+    refusal = refusal_of(again.log_in(PIN, "address 10.0.0.9"))
+    assert refusal.status == 429 and refusal.retry_after == 8
+    assert isinstance(again.log_in(PIN, "address 10.0.0.10"), str)
+    clock.now += 8
+    assert isinstance(again.log_in(PIN, "address 10.0.0.9"), str)
+    assert "10.0.0.9" not in path.read_text(), "the right PIN starts the count again"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '{"clients": []}',
+        '{"clients": {"a": [1]}}',
+        '{"clients": {"a": ["x", 1.0]}}',
+        '{"clients": {"a": [2, 1e400]}}',
+        '{"clients": {"a": [2, 1' + "0" * 400 + "]}}",
+        '{"clients": {"a": [true, 1.0]}}',
+        "\udcff",
+        "[" * 100_000,
+    ],
+)
+def test_a_damaged_file_of_wrong_pins_is_said_on_the_log_and_read_as_none(
+    tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / TRIES_FILE
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    with caplog.at_level(logging.WARNING, "companion.web.throttle"):
+        staff, _, _ = gate(tries=path)
+    assert any("damaged or unreadable" in r.getMessage() for r in caplog.records)
+    assert staff.is_staff(ticket_of(staff))
+    assert refusal_of(staff.log_in("000000", "address 10.0.0.9")).status == 401
+    assert json.loads(path.read_text())["clients"], "written afresh"
+
+
+def test_a_file_of_wrong_pins_that_cannot_be_written_stops_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "gone" / TRIES_FILE
+    staff, _, _ = gate(tries=path)
+    with caplog.at_level(logging.WARNING, "companion.web.throttle"):
+        for _ in range(FREE_TRIES):
+            assert refusal_of(staff.log_in("000000", "x")).status == 401
+    assert refusal_of(staff.log_in(PIN, "x")).status == 429, "counted in memory"
+    said = [r for r in caplog.records if "cannot be kept" in r.getMessage()]
+    assert len(said) == 1, "said once"
+
+
+def test_the_file_of_wrong_pins_keeps_a_bounded_number_of_phones(tmp_path: Path) -> None:
+    path = tmp_path / TRIES_FILE
+    staff, clock, _ = gate(tries=path)
+    for n in range(MAX_CLIENTS + 50):
+        clock.now += 0.01
+        staff.log_in("000000", f"address 10.1.{n // 256}.{n % 256}")
+    clients = json.loads(path.read_text())["clients"]
+    assert len(clients) == MAX_CLIENTS
+    assert "address 10.1.0.0" not in clients, "the oldest forgotten"
+    assert path.stat().st_size < 100_000
+    assert MAX_WAIT_SECONDS == 60
 
 
 def test_a_ticket_expires_after_its_hours() -> None:
