@@ -34,7 +34,7 @@ import time
 import cv2
 from trials import failures, run, summary
 
-from companion.app.trial import Setting
+from companion.demo.trial import Setting
 from companion.sim import LENSES, VARIATIONS, look_with
 
 HEADS = (

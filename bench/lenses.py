@@ -35,9 +35,9 @@ import cv2
 import numpy as np
 from trials import failures, run, summary
 
-from companion.app.demo import KIT
-from companion.app.trial import Setting
 from companion.colours import COLOURS
+from companion.demo.demo import KIT
+from companion.demo.trial import Setting
 from companion.kit.layouts import load_layout
 from companion.rules import Game, find_ruleset
 from companion.sim import LENSES, Scene, SimCamera, round_scene

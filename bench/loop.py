@@ -28,12 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.app.camera import Watching
-from companion.app.demo import LAYOUT, run_demo
-from companion.app.loop import Loop
+from companion.demo.demo import LAYOUT, run_demo
 from companion.display.screen import DisplayMode
 from companion.journal import Journal
 from companion.rules import find_ruleset
+from companion.runtime.camera import Watching
+from companion.runtime.loop import Loop
 from companion.sources.simulated import SimulatedTable
 
 PAIR_EVERY = 4

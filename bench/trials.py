@@ -1,7 +1,7 @@
 """What the trial benchmarks share: running trials on both cores and summing them up.
 
 `bench/lenses.py` and `bench/cafe.py` each play many simulated rounds through
-`companion.app.trial` and print one line per lens or condition; the rounds of one
+`companion.demo.trial` and print one line per lens or condition; the rounds of one
 line are split between two worker processes, each playing every other case.
 """
 
@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.app.trial import Outcome, RoundTrial, Setting, Trial, each_case
+from companion.demo.trial import Outcome, RoundTrial, Setting, Trial, each_case
 from companion.rules import RULESETS
 
 ROUNDS_PER_GAME = 3

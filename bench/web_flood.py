@@ -50,13 +50,13 @@ from typing import Any
 
 from web_load import open_files, p99, resident_mb, thread_cpu_seconds
 
-from companion.app.camera import Watching
-from companion.app.demo import run_demo
-from companion.app.loop import Loop
 from companion.closing import Closing
+from companion.demo.demo import run_demo
 from companion.display.screen import DisplayMode
 from companion.journal import Journal
 from companion.rules import find_ruleset
+from companion.runtime.camera import Watching
+from companion.runtime.loop import Loop
 from companion.sources.simulated import SimulatedTable
 from companion.web.address import Listen
 from companion.web.logs import LOGGERS

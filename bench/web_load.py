@@ -55,14 +55,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from companion.app.camera import Watching
-from companion.app.demo import WINNER_FRAMES, run_demo
-from companion.app.loop import Loop
 from companion.closing import Closing
+from companion.demo.demo import WINNER_FRAMES, run_demo
 from companion.display.screen import DisplayMode
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.rules import find_ruleset
+from companion.runtime.camera import Watching
+from companion.runtime.loop import Loop
 from companion.sources.simulated import SimulatedTable
 from companion.web.address import Listen
 from companion.web.server import Listener, WebServer

@@ -49,15 +49,15 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.app.demo import LAYOUT, run_demo
-from companion.app.housekeeping import PRUNE_EVERY_SECONDS
-from companion.app.loop import Loop
+from companion.demo.demo import LAYOUT, run_demo
 from companion.display.screen import DisplayMode
 from companion.gamefile import game_document
 from companion.journal import History, Journal, RoundImages
 from companion.journal.checkpoint import CHECKPOINT_SECONDS, Checkpointer
 from companion.kit.layouts import load_layout
 from companion.rules import Game, find_ruleset
+from companion.runtime.housekeeping import PRUNE_EVERY_SECONDS
+from companion.runtime.loop import Loop
 from companion.sim.scene import round_scene
 
 KIT = "CAFE"

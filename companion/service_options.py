@@ -2,7 +2,7 @@
 code that must agree with it: where its options, its staff PIN and its state are, and
 what its exit statuses mean to systemd.
 
-Kept apart from the screen that shows a wrong option (`companion.app.config_error`,
+Kept apart from the screen that shows a wrong option (`companion.runtime.config_error`,
 which needs pygame) so that the doctor and the command line can name the same file
 and variable without loading a display library.
 """

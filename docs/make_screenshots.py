@@ -15,15 +15,15 @@ import tempfile
 from pathlib import Path
 
 from companion.actions import Action, Press
-from companion.app.demo import run_demo
-from companion.app.present import present
-from companion.app.session import Session, Settings
-from companion.app.states import Phase
+from companion.demo.demo import run_demo
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import CameraView
 from companion.journal import Journal
 from companion.language import Language
 from companion.rules import find_ruleset
+from companion.session.session import Session, Settings
+from companion.session.states import Phase
+from companion.view.present import present
 
 OUT = Path(__file__).with_name("screens")
 PAGE = "http://192.168.1.23:8080/"

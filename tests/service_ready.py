@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
+from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 
 READY_SECONDS = 120.0
 """Longest wait for `companion play` to start and draw its first screen (or to stop):

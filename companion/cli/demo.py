@@ -18,21 +18,21 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.app.demo import LAYOUT, DemoResult, run_demo
-from companion.app.draft import DEFAULT_RULESET
-from companion.app.loop import Loop
-from companion.app.session import check_auto_confirm
 from companion.cli import stopping
 from companion.cli.each import fail
 from companion.cli.numbers import whole_number
 from companion.cli.web_options import add_web_options, check_web, open_listener, serve
 from companion.closing import Closing
+from companion.demo.demo import LAYOUT, DemoResult, run_demo
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError, SettingError
 from companion.journal import Journal
 from companion.language import Language, find_language
 from companion.phrases import plural
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.runtime.loop import Loop
+from companion.session.draft import DEFAULT_RULESET
+from companion.session.session import check_auto_confirm
 from companion.sim import LENSES, VARIATIONS, look_with
 from companion.statedir import demo_journal_path, journal_to_read
 

@@ -15,18 +15,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.app.camera import Camera, Failed, Watching, unavailable
-from companion.app.config_error import show_config_error
-from companion.app.housekeeping import (
-    KEEP_PICTURES_DAYS,
-    Housekeeper,
-    Retention,
-    check_keep_days,
-)
-from companion.app.lineup import Lineup
-from companion.app.loop import Loop
-from companion.app.service import NOTIFY_SOCKET, ServiceManager, service_manager
-from companion.app.session import Session, Settings, check_auto_confirm, no_pictures
 from companion.cli import stopping
 from companion.cli.each import EXIT_BAD_INPUT, fail
 from companion.cli.numbers import whole_number
@@ -53,7 +41,19 @@ from companion.language import Language, find_language
 from companion.numbers import in_digits, too_long
 from companion.phrases import Phrase, in_context, phrase
 from companion.rules import OPTION_NAMES, RULESETS, Game, Ruleset, find_ruleset
+from companion.runtime.camera import Camera, Failed, Watching, unavailable
+from companion.runtime.config_error import show_config_error
+from companion.runtime.housekeeping import (
+    KEEP_PICTURES_DAYS,
+    Housekeeper,
+    Retention,
+    check_keep_days,
+)
+from companion.runtime.loop import Loop
+from companion.runtime.service import NOTIFY_SOCKET, ServiceManager, service_manager
 from companion.service_options import EX_CONFIG
+from companion.session.lineup import Lineup
+from companion.session.session import Session, Settings, check_auto_confirm, no_pictures
 from companion.sources.base import FrameSource
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import (

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.app.loop import Loop
 from companion.errors import CompanionError
+from companion.runtime.loop import Loop
 from companion.service_options import STAFF_PIN_VARIABLE, pin_problem
 from companion.web.address import DEFAULT_HOST, DEFAULT_PORT, Listen, parse_listen
 

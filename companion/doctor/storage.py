@@ -43,7 +43,7 @@ from companion.wording import count
 
 ROUND_BYTES_GUESS = 200_000
 """Bytes a round takes when no recent play can be measured: its frame and overlay,
-cut to the board and bounded to some 150 kB together (`companion.app.evidence`), with
+cut to the board and bounded to some 150 kB together (`companion.imaging.evidence`), with
 the round's texts and room to spare."""
 RATE_DAYS = 30
 """The recent play the rate is measured over: long enough to hold the café's quiet

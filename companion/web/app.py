@@ -16,9 +16,9 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from companion.app.present import present
-from companion.app.states import Snapshot
 from companion.phrases import phrase
+from companion.session.states import Snapshot
+from companion.view.present import present
 from companion.web import changes, reading
 from companion.web.documents import state_document
 from companion.web.door import guarded

@@ -13,11 +13,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.actions import Action, Press
-from companion.app.commands import Command, Correct, GiveUp, SetUp
-from companion.app.draft import OPTION_CHOICES
 from companion.errors import GameFileError, RulesError
 from companion.gamefile import parse_round
 from companion.phrases import phrase
+from companion.session.commands import Command, Correct, GiveUp, SetUp
+from companion.session.draft import OPTION_CHOICES
 from companion.web.connections import address_key
 from companion.web.door import json_body, raw_body
 from companion.web.site import Refused, Site, json_response, path_number

@@ -9,11 +9,11 @@ by their kit name. The page itself shows the table's language from the same reco
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.app.present import members
-from companion.app.setup import OPTIONS
-from companion.app.states import SessionState, Snapshot
 from companion.journal import DamagedGame, GameSummary, RoundSummary, StoredGame
 from companion.rules import Game, PlayedRound, Reveal
+from companion.session.setup import OPTIONS
+from companion.session.states import SessionState, Snapshot
+from companion.view.present import members
 
 
 def state_document(snapshot: Snapshot, now: float) -> dict[str, Any]:

@@ -10,12 +10,12 @@ nor linked.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.app.editor import RoundEditor, RowKind
-from companion.app.present import members, scorer_name
 from companion.journal import DamagedGame, GameStatus, GameSummary, RoundSummary, StoredGame
 from companion.phrases import Phrase, Translations, listing, phrase, plural, rendered
 from companion.rules import Game, Reveal, find_ruleset
 from companion.rules.seating import TEAM_JOINER
+from companion.session.editor import RoundEditor, RowKind
+from companion.view.present import members, scorer_name
 from companion.web.style import kit
 
 _STATUS: Mapping[GameStatus, Phrase] = {

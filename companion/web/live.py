@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable
 
-from companion.app.states import Snapshot
+from companion.session.states import Snapshot
 
 log = logging.getLogger(__name__)
 

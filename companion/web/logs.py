@@ -23,7 +23,7 @@ LOGGERS = (
     "asyncio",
     "uvicorn",
     "uvicorn.error",
-    "companion.app.commands",
+    "companion.session.commands",
     "companion.web.connections",
     "companion.web.live",
     "companion.web.staff",

@@ -16,9 +16,6 @@ from typing import Any
 
 import jinja2
 
-from companion.app.draft import OPTION_CHOICES, colour_name
-from companion.app.present_setup import OPTION_WORDS, option_value
-from companion.app.setup import EDITIONS, OPTIONS, player_range
 from companion.colours import COLOURS
 from companion.display.view import Rabbit, ScreenView
 from companion.journal import DamagedGame, GameStatus, GameSummary, RoundSummary, StoredGame
@@ -32,6 +29,9 @@ from companion.phrases import (
     plural,
 )
 from companion.rules import find_ruleset
+from companion.session.draft import OPTION_CHOICES, colour_name
+from companion.session.setup import EDITIONS, OPTIONS, player_range
+from companion.view.present_setup import OPTION_WORDS, option_value
 from companion.web.game_page import game_line, names, round_page
 from companion.web.style import kit, signed
 

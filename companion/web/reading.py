@@ -12,10 +12,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from companion.app.present import present
 from companion.journal import GameSummary, History, RoundImages, RoundSummary, StoredGame
 from companion.journal.history import exported
 from companion.phrases import phrase
+from companion.view.present import present
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
 from companion.web.site import (

@@ -14,8 +14,6 @@ from typing import Any, Protocol
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from companion.app.commands import Command, Verdict
-from companion.app.states import Snapshot
 from companion.errors import (
     CompanionError,
     JournalError,
@@ -27,6 +25,8 @@ from companion.errors import (
 from companion.journal import History
 from companion.language import Language, translations
 from companion.phrases import Phrase, phrase
+from companion.session.commands import Command, Verdict
+from companion.session.states import Snapshot
 from companion.web.exports import picture_extension
 from companion.web.pages import Pages
 from companion.web.reader import JournalReader

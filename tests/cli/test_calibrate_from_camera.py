@@ -7,10 +7,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from companion.app.camera import Watching
 from companion.cli import build_parser, main
 from companion.cli.play import _loop
 from companion.journal import Journal
+from companion.runtime.camera import Watching
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import load_calibration
 from tests.screens import RecordingScreen

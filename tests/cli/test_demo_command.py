@@ -4,7 +4,7 @@ game has the seats the tokens gave and the names typed.
 
 Short games (one round) on the 8-slot classic board, which the simulator draws far
 faster than the 12-slot Odyssey board; whole games of every edition are
-`tests/app/test_demo_games.py`'s.
+`tests/demo/test_demo_games.py`'s.
 """
 
 import functools
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.demo import NAMES, run_demo
-from companion.app.draft import KIT_COLOURS
-from companion.app.loop import Loop
-from companion.app.states import Phase
 from companion.cli import demo as demo_command
 from companion.cli import main
+from companion.demo.demo import NAMES, run_demo
 from companion.journal import Journal
 from companion.language import Language
+from companion.runtime.loop import Loop
+from companion.session.draft import KIT_COLOURS
+from companion.session.states import Phase
 
 BOARD = "classic-8"
 PLAYERS = 4

@@ -6,16 +6,16 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.app.camera import Failed
-from companion.app.config_error import draw_config_error
-from companion.app.states import Phase
 from companion.cli import build_parser, main
 from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
 from companion.display.theme import BACKGROUND
 from companion.journal import Journal
 from companion.language import Language
 from companion.rules import Game, Reveal, find_ruleset
+from companion.runtime.camera import Failed
+from companion.runtime.config_error import draw_config_error
 from companion.service_options import EX_CONFIG
+from companion.session.states import Phase
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
 from tests.service_ready import run_as_service

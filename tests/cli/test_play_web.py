@@ -19,8 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import main
+from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.service_options import STAFF_PIN_VARIABLE
 from tests.service_ready import READY_SECONDS, run_as_service, wait_until_ready
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import main
+from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
 from tests.cli.simulated_camera import READY_FD

@@ -18,10 +18,6 @@ import pygame
 import pytest
 
 from companion.actions import Action, Press
-from companion.app.lineup import Lineup
-from companion.app.loop import Loop
-from companion.app.present import present
-from companion.app.session import Session, Settings
 from companion.display import qr, table, theme
 from companion.display.layout import frame
 from companion.display.screen import DisplayMode, Screen
@@ -30,6 +26,10 @@ from companion.journal import Journal
 from companion.language import Language, translations
 from companion.phrases import phrase
 from companion.rules import find_ruleset
+from companion.runtime.loop import Loop
+from companion.session.lineup import Lineup
+from companion.session.session import Session, Settings
+from companion.view.present import present
 from companion.vision.decode import make_decoder
 from companion.vision.records import Detection
 from tests.display import sample_views

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.cli import main
 from companion.errors import JournalInUseError, NotAJournalError
 from companion.journal import History, Journal
 from companion.journal.file import JournalFile
+from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from tests.journal.helpers import example, play_into
 from tests.service_ready import READY_SECONDS, wait_until_ready
 

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.app.lineup import Lineup
 from companion.errors import GameFileError, SeatingError
 from companion.gamefile import parse_game
 from companion.names import name_fault, player_name
 from companion.rules import Seating
+from companion.session.lineup import Lineup
 
 BAD_NAMES = {
     "An\nn": "control character",

@@ -19,21 +19,21 @@ import httpx
 from starlette.testclient import TestClient
 
 from companion.actions import Action, Press
-from companion.app.commands import Command, Verdict
-from companion.app.lineup import Lineup
-from companion.app.session import Pictures, Session, Settings
-from companion.app.states import Snapshot
 from companion.errors import CompanionError
 from companion.journal import History, Journal, RoundImages
 from companion.language import Language
 from companion.rules import Reveal, RoundScore, find_ruleset
+from companion.session.commands import Command, Verdict
+from companion.session.lineup import Lineup
+from companion.session.session import Pictures, Session, Settings
+from companion.session.states import Snapshot
 from companion.vision.records import TableObservation
 from companion.web.app import make_app
 from companion.web.pages import Pages
 from companion.web.reader import JournalReader
 from companion.web.site import Site
 from companion.web.staff import CSRF_COOKIE, CSRF_HEADER, StaffGate
-from tests.app.observations import table_of
+from tests.session.observations import table_of
 
 T = TypeVar("T")
 

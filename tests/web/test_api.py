@@ -15,16 +15,16 @@ import pytest
 from starlette.testclient import TestClient
 
 from companion.actions import Action
-from companion.app.draft import KIT_COLOURS
 from companion.gamefile import parse_game
 from companion.journal import Journal, archive_path
 from companion.journal.archive import archive_games
 from companion.language import Language, translations
 from companion.phrases import Phrase, phrase
 from companion.rules import Reveal
+from companion.session.draft import KIT_COLOURS
 from companion.web.staff import CSRF_HEADER, STAFF_COOKIE, StaffGate
-from tests.app.observations import table_of
 from tests.journal.helpers import example, frame_of, play_into
+from tests.session.observations import table_of
 from tests.web.desk import (
     JPEG,
     LINEUP,

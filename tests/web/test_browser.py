@@ -18,14 +18,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.actions import Action, Press
-from companion.app.draft import KIT_COLOURS
-from companion.app.present import present
-from companion.app.session import Session, Settings
-from companion.app.setup import EDITIONS, LANGUAGES
-from companion.app.states import Phase
 from companion.gamefile import parse_game
 from companion.journal import Journal
 from companion.language import Language
+from companion.session.draft import KIT_COLOURS
+from companion.session.session import Session, Settings
+from companion.session.setup import EDITIONS, LANGUAGES
+from companion.session.states import Phase
+from companion.view.present import present
 from companion.web.address import Listen
 from companion.web.server import Listener, WebServer
 from companion.web.staff import CSRF_HEADER

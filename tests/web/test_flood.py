@@ -22,7 +22,7 @@ from companion.web.connections import MAX_CONNECTIONS, MAX_PER_ADDRESS
 from companion.web.server import Listener, WebServer
 from companion.web.staff import CSRF_COOKIE, CSRF_HEADER, STAFF_COOKIE
 from companion.web.throttle import FREE_TRIES, TRIES_FILE
-from tests.app.observations import table_of
+from tests.session.observations import table_of
 from tests.web.desk import LINEUP, PIN, SLOTS, Desk, playing_desk, round_of
 from tests.web.flood import (
     HALF_REQUEST,

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, event, given, reject, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from companion.app.states import Snapshot
 from companion.gamefile import parse_game
+from companion.session.states import Snapshot
 from companion.web.staff import CSRF_COOKIE, CSRF_HEADER, STAFF_COOKIE, StaffGate
 from companion.web.throttle import MAX_WAIT_SECONDS
 from tests.web.desk import PIN, Desk, csrf_token, log_in, playing_desk, served, setting_up_desk

@@ -16,11 +16,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from companion.actions import Action
-from companion.app.draft import KIT_COLOURS
 from companion.errors import DiskFullError, JournalError
 from companion.language import Language, translations
 from companion.names import MAX_NAME_CHARS
 from companion.phrases import plural
+from companion.session.draft import KIT_COLOURS
 from companion.web.staff import StaffGate
 from tests.small_disk import small_disk
 from tests.web.desk import PIN, Desk, change, log_in, served, setting_up_desk

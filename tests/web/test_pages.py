@@ -18,12 +18,6 @@ from typing import Any
 import pytest
 
 from companion.actions import Action, Press
-from companion.app.draft import KIT_COLOURS
-from companion.app.lineup import Lineup
-from companion.app.present import present
-from companion.app.session import Session, Settings
-from companion.app.setup import EDITIONS, LANGUAGES
-from companion.app.states import Phase, SessionState, Snapshot
 from companion.colours import COLOURS
 from companion.display.view import ScreenView
 from companion.journal import GameSummary, History, Journal, archive_path
@@ -32,11 +26,17 @@ from companion.journal.file import JournalFile
 from companion.language import Language
 from companion.phrases import phrase
 from companion.rules import Reveal, find_ruleset
+from companion.session.draft import KIT_COLOURS
+from companion.session.lineup import Lineup
+from companion.session.session import Session, Settings
+from companion.session.setup import EDITIONS, LANGUAGES
+from companion.session.states import Phase, SessionState, Snapshot
+from companion.view.present import present
 from companion.vision.records import TableObservation
 from companion.web.documents import state_document
 from companion.web.pages import Pages
-from tests.app.observations import table_of
 from tests.journal.helpers import example, play_into, spoil_party_round_5
+from tests.session.observations import table_of
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"

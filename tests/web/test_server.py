@@ -25,7 +25,7 @@ from companion.web.address import (
 )
 from companion.web.server import STOP_SECONDS, Listener, WebServer
 from companion.web.staff import CSRF_COOKIE, CSRF_HEADER
-from tests.app.observations import table_of
+from tests.session.observations import table_of
 from tests.web.desk import LINEUP, PIN, SLOTS, Desk, playing_desk, round_of
 
 WAIT_SECONDS = 60.0

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.app.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.journal import Journal
 from companion.names import MAX_NAME_CHARS
+from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.service_options import STAFF_PIN_VARIABLE
 from tests.web.flood import ANSWER_SECONDS, Flood, csrf_of, phone, room_for_sockets, served_soon
 

@@ -1,0 +1,180 @@
+"""What the screen says in each phase: setup steps, play, giving up, the winner."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.actions import Action, Press
+from companion.display.view import CameraView, Level, ScreenView
+from companion.journal import Journal
+from companion.phrases import phrase
+from companion.rules import Reveal, find_ruleset
+from companion.session.lineup import Lineup
+from companion.session.session import Session, Settings
+from companion.session.states import Phase
+from companion.view.present import present
+from companion.vision.records import TableObservation
+from tests.session.observations import table_of
+
+LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
+ODYSSEY = find_ruleset("odyssey")
+SLOTS = tuple(range(1, 9))
+ROUND_1 = Reveal(
+    {1: "Ann", 2: "Ben", 3: "Cleo", 4: "Dan"}, {"Ben": (1,), "Cleo": (2,), "Dan": (1,)}
+)
+EMPTY = TableObservation()
+
+
+def started(journal: Journal, target: int | None = None) -> Session:
+    """A game of Odyssey between Ann, Ben, Cleo and Dan, waiting for round 1."""
+    rules = ODYSSEY if target is None else ODYSSEY.with_options({"target": target})
+    session = Session.new(rules, LINEUP, journal, Settings(SLOTS))
+    session.press(Press(Action.CONFIRM), 0.0)
+    session.see(EMPTY, True, 0.0)
+    assert session.state.phase is Phase.WAITING
+    return session
+
+
+def proposing(journal: Journal) -> Session:
+    """Round 1 laid out, still, and proposed."""
+    session = started(journal)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
+    assert session.state.phase is Phase.PROPOSAL
+    return session
+
+
+def finished(journal: Journal) -> Session:
+    """A game to 3 points that round 1 ends (Ben wins)."""
+    session = started(journal, target=3)
+    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    assert session.state.phase is Phase.WINNER
+    return session
+
+
+def giving_up(journal: Journal) -> Session:
+    """Round 1 being played, and a long hold asking to give the game up."""
+    session = started(journal)
+    session.press(Press(Action.ABANDON), 10.0)
+    assert session.state.phase is Phase.ABANDONING
+    return session
+
+
+def labels(view: ScreenView) -> dict[str, tuple[Action, bool]]:
+    return {b.label: (b.action, b.enabled) for b in view.buttons}
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "journal.sqlite") as j:
+        yield j
+
+
+def test_a_setup_step_shows_its_question_and_back_next_confirm(journal: Journal) -> None:
+    session = Session.setting_up(journal, Settings(SLOTS))
+    view = present(session.state, 0.0, None)
+    assert view.title == "New game"
+    assert view.setup is not None and view.headline == view.setup.question
+    assert view.headline == "Which language?"
+    assert view.rabbits == ()
+    assert labels(view) == {
+        "Back": (Action.BACK, False),
+        "Next": (Action.NEXT, True),
+        "Confirm": (Action.CONFIRM, True),
+    }
+
+
+def test_confirm_reads_start_when_choosing_who_tells_first(journal: Journal) -> None:
+    session = Session.new(ODYSSEY, LINEUP, journal, Settings(SLOTS))
+    view = present(session.state, 0.0, None)
+    assert view.headline == "Who tells first?"
+    assert labels(view) == {
+        "Back": (Action.BACK, True),
+        "Next": (Action.NEXT, True),
+        "Start": (Action.CONFIRM, True),
+    }
+
+
+def test_a_game_being_played_says_whose_turn_and_what_is_kept(journal: Journal) -> None:
+    view = present(started(journal).state, 0.5, None)
+    assert view.title == "Dixit Odyssey - round 1"
+    assert view.headline == "Round 1: Ann tells"
+    assert view.footer.startswith("draw pile ")
+    assert view.footer.endswith(" - game 1")
+    assert labels(view) == {
+        "Confirm": (Action.CONFIRM, False),
+        "Fix": (Action.FIX, True),
+        "Undo": (Action.UNDO, False),
+    }
+    assert view.more_notices == "+{n} more"
+
+
+def test_a_proposal_shows_its_score_with_reasons(journal: Journal) -> None:
+    view = present(proposing(journal).state, 1.0, None)
+    assert view.headline == "Round 1: confirm the score?"
+    assert view.proposal is not None
+    assert view.proposal.title == "Proposed score: round 1"
+    reasons = {line.name: line.reasons for line in view.proposal.lines}
+    assert reasons["Ben"] and all(r.startswith("+") for r in reasons["Ben"])
+    assert labels(view)["Confirm"] == (Action.CONFIRM, True)
+
+
+def test_giving_up_asks_first_and_shows_the_game_behind(journal: Journal) -> None:
+    view = present(giving_up(journal).state, 10.0, None)
+    assert view.headline == "Give up this game? It stays in the journal, marked abandoned"
+    assert labels(view) == {"Give up": (Action.CONFIRM, True), "Go back": (Action.BACK, True)}
+    assert [n.text for n in view.notices] == [
+        "A long hold on Confirm (or a long touch on the screen) asked for this"
+    ]
+    assert [r.name for r in view.rabbits] == list(LINEUP.names)
+    assert view.title == "Dixit Odyssey - round 1"
+
+
+def test_the_winner_screen_offers_the_same_players_or_a_new_group(journal: Journal) -> None:
+    view = present(finished(journal).state, 9.0, None)
+    assert view.headline == "Ben wins!"
+    assert view.winner is not None
+    assert view.winner.winners == ("Ben",)
+    assert view.winner.reason == "a score reached the target after round 1"
+    assert (view.winner.heading, view.winner.shared_heading) == ("Winner", "Winners")
+    assert labels(view) == {
+        "Same players again": (Action.CONFIRM, True),
+        "New group": (Action.NEXT, True),
+        "Fix": (Action.FIX, True),
+    }
+
+
+def test_the_editor_rows_name_cards_votes_and_slots(journal: Journal) -> None:
+    session = started(journal)
+    session.press(Press(Action.FIX), 1.0)
+    view = present(session.state, 1.0, None)
+    assert view.editor is not None
+    rows = {row.label: row.value for row in view.editor.rows}
+    assert rows["Round"] == "1 (playing now)"
+    assert rows["Ann's card"] == "none"
+    assert "Ben's vote" in rows
+    assert view.editor.title == view.headline == "Enter round 1 by hand"
+    assert "Ann has not laid a card; one card expected" in view.editor.problems
+
+
+def test_the_camera_panel_is_worded_by_present(journal: Journal) -> None:
+    camera = CameraView(None, phrase("camera starting"), working=True)
+    view = present(started(journal).state, 0.5, camera)
+    assert view.camera is not None
+    assert view.camera.status == "camera starting"
+    assert (view.camera.no_picture, view.camera.failed) == ("no picture yet", "Camera not working")
+
+
+def test_a_failed_camera_says_to_enter_the_round_by_hand(journal: Journal) -> None:
+    camera = CameraView(None, "camera lost", working=False)
+    view = present(started(journal).state, 0.5, camera)
+    assert view.headline == "Round 1: Ann tells. Press Fix to enter it by hand"
+
+
+def test_a_message_is_shown_first_among_the_notices(journal: Journal) -> None:
+    session = started(journal)
+    session.say(phrase("round {number} undone", number=3), 1.0)
+    view = present(session.state, 1.5, None)
+    assert view.notices[0].text == "round 3 undone"
+    assert view.notices[0].level is Level.INFO
