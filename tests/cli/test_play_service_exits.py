@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pygame
 import pytest
-from companion.runtime import config_error
 
 from companion.cli import build_parser, main, play
 from companion.cli.each import EXIT_BAD_INPUT
 from companion.journal.lock import WriterLock
+from companion.runtime import config_error
 from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_USEC
 from companion.service_options import EX_CONFIG
 from tests.service_ready import run_as_service
