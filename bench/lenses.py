@@ -36,7 +36,7 @@ import numpy as np
 from trials import failures, run, summary
 
 from companion.colours import COLOURS
-from companion.demo.demo import KIT
+from companion.demo.camera import KIT
 from companion.demo.trial import Setting
 from companion.kit.layouts import load_layout
 from companion.rules import Game, find_ruleset

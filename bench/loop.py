@@ -28,9 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.demo.demo import LAYOUT, run_demo
-from companion.display.screen import DisplayMode
-from companion.journal import Journal
+from companion.demo.demo import LAYOUT, DemoGame, demo_config, run_demo
 from companion.rules import find_ruleset
 from companion.runtime.camera import Watching
 from companion.runtime.loop import Loop
@@ -98,16 +96,11 @@ def main() -> None:
             memory.append((int(number), resident_mb()))
 
     ruleset = find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 1000})
-    with tempfile.TemporaryDirectory() as folder, Journal(Path(folder) / "bench.sqlite") as j:
+    with tempfile.TemporaryDirectory() as folder:
         memory.append((0, resident_mb()))
         run_demo(
-            ruleset,
-            args.players,
-            j,
-            DisplayMode.HEADLESS,
-            layout_name=args.layout,
-            auto_confirm=0.5,
-            rounds=args.rounds,
+            demo_config(Path(folder) / "bench.sqlite", auto_confirm=0.5),
+            DemoGame(ruleset, args.players, layout=args.layout, rounds=args.rounds),
             say=said,
             step=timed_step,
         )

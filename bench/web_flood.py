@@ -51,9 +51,7 @@ from typing import Any
 from web_load import open_files, p99, resident_mb, thread_cpu_seconds
 
 from companion.closing import Closing
-from companion.demo.demo import run_demo
-from companion.display.screen import DisplayMode
-from companion.journal import Journal
+from companion.demo.demo import DemoGame, demo_config, run_demo
 from companion.rules import find_ruleset
 from companion.runtime.camera import Watching
 from companion.runtime.loop import Loop
@@ -309,27 +307,22 @@ def flood(args: argparse.Namespace) -> tuple[Run, LogCount, WebServer | None]:
             run.steps.setdefault(run.phase, []).append((elapsed, worked))
 
     def serve(loop: Loop) -> Closing:
-        server = WebServer(listener, loop, journal.path, PIN, loop.session.settings.slots)
+        server = WebServer(listener, loop, journal, PIN, loop.session.settings.slots)
         server.start()
         served.append(server)
         return server
 
     ruleset = find_ruleset("odyssey")
     try:
-        with tempfile.TemporaryDirectory() as folder, Journal(Path(folder) / "j.sqlite") as journal:
+        with tempfile.TemporaryDirectory() as folder:
+            journal = Path(folder) / "j.sqlite"
             run_demo(
-                ruleset,
-                6,
-                journal,
-                DisplayMode.HEADLESS,
-                seed=1,
-                auto_confirm=0.5,
+                demo_config(journal, auto_confirm=0.5),
+                DemoGame(ruleset, 6, seed=1, speed=args.speed, stay=True),
                 say=lambda _: None,
                 step=timed_step,
                 page=listener.address,
                 serve=serve,
-                speed=args.speed,
-                stay=True,
             )
     finally:
         for logger in loggers:

@@ -56,8 +56,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from companion.closing import Closing
-from companion.demo.demo import WINNER_FRAMES, run_demo
-from companion.display.screen import DisplayMode
+from companion.demo.demo import WINNER_FRAMES, DemoGame, demo_config, run_demo
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.rules import find_ruleset
@@ -309,24 +308,19 @@ def play(
 
     logged.addFilter(errors)
     try:
+        run.handles.append(("before the game", threading.active_count(), open_files()))
+        cpu, wall = time.process_time(), time.perf_counter()
+        result = run_demo(
+            demo_config(path, auto_confirm=0.5),
+            DemoGame(ruleset, 6, seed=1, speed=speed),
+            say=said,
+            step=timed_step,
+            page=listener.address if listener is not None else None,
+            serve=serve if web else None,
+        )
+        run.cpu, run.seconds = time.process_time() - cpu, time.perf_counter() - wall
+        run.handles.append(("page closed", threading.active_count(), open_files()))
         with Journal(path) as journal:
-            run.handles.append(("before the game", threading.active_count(), open_files()))
-            cpu, wall = time.process_time(), time.perf_counter()
-            result = run_demo(
-                ruleset,
-                6,
-                journal,
-                DisplayMode.HEADLESS,
-                seed=1,
-                auto_confirm=0.5,
-                say=said,
-                step=timed_step,
-                page=listener.address if listener is not None else None,
-                serve=serve if web else None,
-                speed=speed,
-            )
-            run.cpu, run.seconds = time.process_time() - cpu, time.perf_counter() - wall
-            run.handles.append(("page closed", threading.active_count(), open_files()))
             run.final_totals = dict(journal.load(result.game_id).game.totals)
             if not result.finished or result.rounds != args.rounds:
                 print(f"({label}: the game ended after {result.rounds} rounds)")

@@ -49,8 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.demo.demo import LAYOUT, run_demo
-from companion.display.screen import DisplayMode
+from companion.demo.demo import LAYOUT, DemoGame, demo_config, run_demo
 from companion.gamefile import game_document
 from companion.journal import History, Journal, RoundImages
 from companion.journal.checkpoint import CHECKPOINT_SECONDS, Checkpointer
@@ -58,7 +57,7 @@ from companion.kit.layouts import load_layout
 from companion.rules import Game, find_ruleset
 from companion.runtime.housekeeping import PRUNE_EVERY_SECONDS
 from companion.runtime.loop import Loop
-from companion.sim.scene import round_scene
+from companion.sim.rounds import round_scene
 
 KIT = "CAFE"
 """The kit id on the simulated tokens (any valid id: only the reveals are kept)."""
@@ -103,16 +102,13 @@ def random_game(rng: np.random.Generator, layout_name: str) -> Game:
 def demo_pictures(folder: Path) -> list[RoundImages]:
     """The pictures a table keeps, from a short headless demo on the odyssey-12 board."""
     path = folder / "pictures.sqlite"
+    endless = find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 2})
+    run_demo(
+        demo_config(path, auto_confirm=0.5),
+        DemoGame(endless, 6, rounds=8),
+        say=lambda _: None,
+    )
     with Journal(path) as journal:
-        run_demo(
-            find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 2}),
-            6,
-            journal,
-            DisplayMode.HEADLESS,
-            auto_confirm=0.5,
-            rounds=8,
-            say=lambda _: None,
-        )
         history = History(journal)
         return [
             history.images(game.id, r.number)
@@ -249,17 +245,16 @@ def loop_steps(folder: Path) -> list[float]:
         loop.step()
         steps.append((time.perf_counter() - started) * 1000)
 
-    with Journal(folder / "steps.sqlite") as journal:
-        run_demo(
+    run_demo(
+        demo_config(folder / "steps.sqlite", auto_confirm=0.5),
+        DemoGame(
             find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 1}),
             6,
-            journal,
-            DisplayMode.HEADLESS,
-            auto_confirm=0.5,
             rounds=4,
-            say=lambda _: None,
-            step=timed_step,
-        )
+        ),
+        say=lambda _: None,
+        step=timed_step,
+    )
     return steps
 
 

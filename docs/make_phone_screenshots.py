@@ -1,4 +1,4 @@
-"""Take the README's pictures of the phone page, as a phone shows them.
+"""Take the guides' pictures of the phone page, as a phone shows them.
 
     .venv/bin/python docs/make_phone_screenshots.py
 

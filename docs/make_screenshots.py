@@ -1,4 +1,4 @@
-"""Render the README's screenshots with the product itself.
+"""Render the guides' screenshots of the table's screen with the product itself.
 
     .venv/bin/python docs/make_screenshots.py
 
@@ -15,12 +15,13 @@ import tempfile
 from pathlib import Path
 
 from companion.actions import Action, Press
-from companion.demo.demo import run_demo
+from companion.demo.demo import DemoGame, demo_config, run_demo
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import CameraView
 from companion.journal import Journal
 from companion.language import Language
 from companion.rules import find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.session import Session, Settings
 from companion.session.states import Phase
 from companion.view.present import present
@@ -54,23 +55,22 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         shots = Path(folder) / "shots"
-        with Journal(Path(folder) / "journal.sqlite") as journal:
-            result = run_demo(
-                find_ruleset("party"),
-                12,
-                journal,
-                DisplayMode.HEADLESS,
-                seed=SEED,
-                out=shots,
-                page=lambda: PAGE,
-            )
+        party = Path(folder) / "journal.sqlite"
+        result = run_demo(
+            demo_config(party),
+            DemoGame(find_ruleset("party"), 12, seed=SEED, out=shots),
+            page=lambda: PAGE,
+        )
+        with Journal(party) as journal:
             names = sorted(p.name for p in shots.iterdir())
             for phase, target in PICKS.items():
                 found = [n for n in names if n.endswith(f"-{phase}.png")]
                 if found:
                     shutil.copy(shots / found[len(found) // 2], OUT / target)
             stored = journal.load(result.game_id)
-            session = Session.resumed(stored, journal, Settings(tuple(range(1, 13))))
+            session = Session.resumed(
+                stored, JournalEffects(journal), Settings(tuple(range(1, 13)))
+            )
             screen = Screen(mode=DisplayMode.HEADLESS)
             try:
                 session.press(Press(Action.FIX), 0.0)
@@ -94,32 +94,21 @@ def main() -> None:
             finally:
                 screen.close()
         shots = Path(folder) / "odyssey"
-        with Journal(Path(folder) / "odyssey.sqlite") as journal:
-            run_demo(
-                find_ruleset("odyssey"),
-                8,
-                journal,
-                DisplayMode.HEADLESS,
-                seed=SEED,
-                out=shots,
-                rounds=8,
-                page=lambda: PAGE,
-            )
+        run_demo(
+            demo_config(Path(folder) / "odyssey.sqlite"),
+            DemoGame(find_ruleset("odyssey"), 8, seed=SEED, out=shots, rounds=8),
+            page=lambda: PAGE,
+        )
         problems = sorted(p for p in shots.iterdir() if p.name.endswith("-waiting-problem.png"))
         shutil.copy(problems[0], OUT / "waiting-problem.png")
         shots = Path(folder) / "teams-fr"
-        with Journal(Path(folder) / "teams.sqlite") as journal:
-            run_demo(
-                find_ruleset("teams"),
-                8,
-                journal,
-                DisplayMode.HEADLESS,
-                language=Language.FRENCH,
-                seed=SEED,
-                out=shots,
-                rounds=1,
-                page=lambda: PAGE,
-            )
+        run_demo(
+            demo_config(Path(folder) / "teams.sqlite"),
+            DemoGame(
+                find_ruleset("teams"), 8, language=Language.FRENCH, seed=SEED, out=shots, rounds=1
+            ),
+            page=lambda: PAGE,
+        )
         names = sorted(p.name for p in shots.iterdir())
         for step, target in FRENCH_PICKS.items():
             found = [n for n in names if n.endswith(f"-{step}.png")]

@@ -1,14 +1,14 @@
-"""Print the table "camera height per layout and lens", or write it into hardware/README.md.
+"""Print the table "camera height per layout and lens", or write it into docs/hardware.md.
 
 The table is worked out by `companion.kit.mounting.kit_check` for every shipped layout
 and every lens preset, each layout's kit at its own token size: the same rule by which
 `companion tags` refuses a kit too small for its camera, so the heights and sizes a
 café reads are the ones the code would give. With
-`--write`, the table in the README between the two marker comments is replaced; a test
-checks that the README holds exactly what this script prints, so the two cannot drift.
+`--write`, the table in the hardware guide between the two marker comments is replaced; a
+test checks that the guide holds exactly what this script prints, so the two cannot drift.
 
     .venv/bin/python hardware/make_camera_table.py            # print it
-    .venv/bin/python hardware/make_camera_table.py --write    # rewrite hardware/README.md
+    .venv/bin/python hardware/make_camera_table.py --write    # rewrite docs/hardware.md
     .venv/bin/python hardware/make_camera_table.py --layout my-board.json   # a board of your own
 """
 
@@ -22,14 +22,14 @@ from companion.kit.layouts import Layout, layout_names, load_layout
 from companion.kit.mounting import DEFAULT_MARGIN, LENSES, KitCheck, kit_check
 from companion.kit.tags import MIN_PX_PER_MODULE
 
-README = Path(__file__).with_name("README.md")
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "hardware.md"
 """The file whose table `--write` replaces."""
 START = "<!-- camera-table: start (written by hardware/make_camera_table.py --write) -->"
 """The line after which the table begins."""
 END = "<!-- camera-table: end -->"
 """The line before which the table ends."""
 TIMES = " \N{MULTIPLICATION SIGN} "
-"""Between two sizes, as the rest of the README writes them."""
+"""Between two sizes, as the rest of the guide writes them."""
 
 
 def table(layouts: Sequence[str] | None = None) -> str:
@@ -96,10 +96,10 @@ def replaced(text: str, new_table: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the table, or write it into the README; 2 if the README cannot be."""
+    """Print the table, or write it into the guide; 2 if the guide cannot be."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the README's table")
-    parser.add_argument("--readme", type=Path, default=README, help="the file to rewrite")
+    parser.add_argument("--write", action="store_true", help="rewrite the guide's table")
+    parser.add_argument("--guide", type=Path, default=GUIDE, help="the file to rewrite")
     parser.add_argument(
         "--layout",
         action="append",
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.write and args.layout:
-        parser.error("--write keeps the README to the shipped layouts; drop --layout")
+        parser.error("--write keeps the guide to the shipped layouts; drop --layout")
     try:
         generated = table(args.layout)
     except CompanionError as err:
@@ -118,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(generated)
         return 0
     try:
-        args.readme.write_text(
-            replaced(args.readme.read_text(encoding="utf-8"), generated), encoding="utf-8"
+        args.guide.write_text(
+            replaced(args.guide.read_text(encoding="utf-8"), generated), encoding="utf-8"
         )
     except (OSError, ValueError) as err:
-        print(f"make_camera_table: {args.readme}: {err}", file=sys.stderr)
+        print(f"make_camera_table: {args.guide}: {err}", file=sys.stderr)
         return 2
-    print(f"wrote the camera table ({DEFAULT_MARGIN:.0%} margin) into {args.readme}")
+    print(f"wrote the camera table ({DEFAULT_MARGIN:.0%} margin) into {args.guide}")
     return 0
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from companion.cli import stopping
 from companion.cli.each import fail
-from companion.cli.numbers import whole_number
 from companion.errors import CompanionError, UnwritableFileError
 from companion.kit.layouts import layout_names, load_layout
+from companion.numbers import whole_number
 from companion.sources.guarded import GuardedSource
 from companion.sources.registry import SOURCE_FORMS, open_source
 from companion.statedir import camera_profile_path, default_calibration_path

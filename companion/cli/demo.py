@@ -7,37 +7,42 @@ none) it prints the progress and, with `--out DIR`, saves a PNG of the screen at
 phase, the setup's steps included. The phone page is served as at a café table;
 `--speed 1 --stay` plays at real time and keeps the table up, to follow it on a phone.
 `--lens` and `--conditions` choose the camera and how the café table looks (its
-light, glare, shadows, the camera's hunting, how the tokens are made and laid).
+light, glare, shadows, the camera's hunting, how the tokens are made and laid). The
+table is built as `companion play` builds one, from a configuration checked by the
+same rules; `--strip`, `--buttons` and `--light` fit the parts a café table has.
 """
 
 import argparse
-import os
 import shlex
 from collections.abc import Callable
-from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.cli import stopping
 from companion.cli.each import fail
-from companion.cli.numbers import whole_number
-from companion.cli.web_options import add_web_options, check_web, open_listener, serve
+from companion.cli.parts import add_part_options
+from companion.cli.web_options import PhonePage, add_web_options
 from companion.closing import Closing
-from companion.demo.demo import LAYOUT, DemoResult, run_demo
+from companion.demo.demo import (
+    DEFAULT_AUTO_CONFIRM,
+    LAYOUT,
+    DemoGame,
+    DemoResult,
+    demo_config,
+    run_demo,
+)
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError, PlayerCountError, SettingError
-from companion.journal import Journal
 from companion.language import Language, find_language
+from companion.numbers import whole_number
 from companion.phrases import plural
 from companion.rules import RULESETS, Ruleset, find_ruleset
+from companion.runtime.config import TableConfig, Wiring, web_from_args
 from companion.runtime.loop import Loop
 from companion.session.draft import DEFAULT_RULESET
-from companion.session.session import check_auto_confirm
 from companion.sim import LENSES, VARIATIONS, look_with
 from companion.statedir import demo_journal_path, journal_to_read
-
-if TYPE_CHECKING:
-    from companion.web.server import Listener
 
 HEADLESS_OUT = Path("demo-screens")
 """Where a headless demo saves its screens when not told."""
@@ -101,9 +106,10 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     parser.add_argument(
         "--auto-confirm",
         type=float,
-        default=2.0,
+        default=DEFAULT_AUTO_CONFIRM,
         metavar="SECONDS",
-        help="seconds a proposal waits before it confirms itself (default 2)",
+        help="seconds a proposal waits before it confirms itself "
+        f"(default {DEFAULT_AUTO_CONFIRM:g})",
     )
     parser.add_argument(
         "--speed",
@@ -137,6 +143,7 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         help="how the café table differs from a good one: "
         + "; ".join(f"{name}: {v.description}" for name, v in VARIATIONS.items()),
     )
+    add_part_options(parser, "use", fitted=False)
     add_web_options(parser)
     parser.set_defaults(run=run)
 
@@ -146,59 +153,68 @@ def run(args: argparse.Namespace) -> int:
     for). Ctrl-C or SIGTERM ends the game being played after its frame, sums it up as
     any game's end, and stops the demo (`companion.cli.stopping`)."""
     try:
-        rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
-        wanted = None if args.players is None else _number_of_players(args.players)
-        counts = [_players(r, wanted) for r in rulesets]
-        rounds = _count("--rounds", args.rounds, "a number of rounds")
-        seed = whole_number("--seed", args.seed, "a random seed", least=0)
-        check_auto_confirm(args.auto_confirm)
-        check_web(args)
-        if args.speed is not None and not 0 < args.speed < float("inf"):
-            raise SettingError(f"--speed must be more than 0, not {args.speed}")
-        mode = choose_mode("headless" if args.headless else args.display)
-        if mode is DisplayMode.HEADLESS and args.out is None:
-            args.out = HEADLESS_OUT
-        look = look_with(name.strip() for name in args.conditions.split(",") if name.strip())
-        path = args.journal or demo_journal_path()
-        journal, recovered = Journal.open_or_recover(path)
+        config = _config(args)
+        games, out = _games(args, config.display)
     except CompanionError as err:
         return fail("demo", err)
-    with journal, ExitStack() as stack:
-        listener = open_listener(args, "demo")
-        if listener is not None:
-            stack.callback(listener.close)
-        if recovered:
-            print(f"demo: {recovered}")
-        if args.out is not None:
-            print(f"demo: screens of each phase go to {args.out}")
-        for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1):
-            out = args.out / ruleset.name if args.out and len(rulesets) > 1 else args.out
+    with PhonePage(config.web, config.journal, "demo") as page:
+        if out is not None:
+            print(f"demo: screens of each phase go to {out}")
+        for index, game in enumerate(games, start=1):
+            resume = args.resume and index == 1
+            table = replace(config, game=replace(config.game, new_game=not resume))
             try:
                 with stopping.gently():  # a stop ends this game, summed up, and the demo
-                    result = run_demo(
-                        ruleset,
-                        players,
-                        journal,
-                        mode,
-                        layout_name=args.layout,
-                        language=find_language(args.language),
-                        resume=args.resume and index == 1,
-                        seed=seed,
-                        out=out,
-                        auto_confirm=args.auto_confirm,
-                        rounds=rounds,
-                        page=listener.page if listener is not None else None,
-                        serve=_with_loop(listener, path),
-                        speed=args.speed,
-                        stay=args.stay and index == len(rulesets),
-                        phone_names=args.phone_names,
-                        lens=LENSES[args.lens],
-                        look=look,
-                    )
-                    _summary(result, path)
+                    result = run_demo(table, game, page=page.address, serve=_with_loop(page.serve))
+                    _summary(result, config.journal)
             except CompanionError as err:
                 return fail("demo", err)
     return 0
+
+
+def _config(args: argparse.Namespace) -> TableConfig:
+    """The demo table's configuration, from the options a table has: its journal, the
+    proposals' countdown, where its screen and phone page are, its wired parts."""
+    mode = choose_mode("headless" if args.headless else args.display)
+    config = demo_config(
+        args.journal or demo_journal_path(),
+        auto_confirm=args.auto_confirm,
+        display=mode,
+        wiring=Wiring.from_args(args),
+    )
+    return replace(config, web=web_from_args(args))
+
+
+def _games(args: argparse.Namespace, mode: DisplayMode) -> tuple[list[DemoGame], Path | None]:
+    """The games the options ask for, one per edition with `--all` (what only a demo
+    has), and where their screens go."""
+    rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
+    wanted = None if args.players is None else _number_of_players(args.players)
+    counts = [_players(r, wanted) for r in rulesets]
+    rounds = _count("--rounds", args.rounds, "a number of rounds")
+    seed = whole_number("--seed", args.seed, "a random seed", least=0)
+    if args.speed is not None and not 0 < args.speed < float("inf"):
+        raise SettingError(f"--speed must be more than 0, not {args.speed}")
+    out = HEADLESS_OUT if args.out is None and mode is DisplayMode.HEADLESS else args.out
+    look = look_with(name.strip() for name in args.conditions.split(",") if name.strip())
+    games = [
+        DemoGame(
+            ruleset,
+            players,
+            language=find_language(args.language),
+            layout=args.layout,
+            seed=seed,
+            rounds=rounds,
+            out=out / ruleset.name if out and len(rulesets) > 1 else out,
+            speed=args.speed,
+            stay=args.stay and index == len(rulesets),
+            phone_names=args.phone_names,
+            lens=LENSES[args.lens],
+            look=look,
+        )
+        for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1)
+    ]
+    return games, out
 
 
 def _number_of_players(text: str) -> int:
@@ -240,13 +256,13 @@ def _summary(result: DemoResult, journal: Path) -> None:
     print(f"demo: see it with: {history} {result.game_id} (add --export for its game file)")
 
 
-def _with_loop(listener: "Listener | None", journal: Path) -> Callable[[Loop], Closing | None]:
+def _with_loop(serve: Callable[[Loop], Closing | None]) -> Callable[[Loop], Closing | None]:
     """What starts with each game's loop: Ctrl-C or SIGTERM ends that loop after the
     frame it is drawing, and the phone page, if there is one, is served from it."""
 
     def start(loop: Loop) -> Closing | None:
         stopping.on_stop(loop.stop)
-        return None if listener is None else serve(listener, loop, journal, os.environ, "demo")
+        return serve(loop)
 
     return start
 

@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import fail
-from companion.cli.numbers import whole_number
-from companion.cli.parts import add_part_options, read_parts
+from companion.cli.parts import add_part_options
 from companion.cli.table_options import DEFAULT_OPTIONS_FILE, options_finding, staff_pin_finding
 from companion.doctor import Probes, Settings, examine, exit_status, finding_lines, summary
 from companion.doctor.findings import OPTIONS, TITLE, Finding
 from companion.doctor.settings import FRAMES
 from companion.errors import CompanionError
 from companion.journal import default_journal_path
+from companion.numbers import whole_number
+from companion.runtime.config import DEFAULT_SOURCE, CameraConfig, Wiring
 from companion.service_options import OPTIONS_VARIABLE, STAFF_PIN_VARIABLE
-from companion.sources.registry import SOURCE_FORMS, check_source
-from companion.statedir import default_calibration_path
-from companion.vision.decode import DECODERS, make_decoder
+from companion.sources.registry import NO_SOURCE, SOURCE_FORMS
+from companion.vision.decode import DECODERS
 
 
 def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
@@ -37,8 +37,9 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
     )
     parser.add_argument(
         "--source",
-        default="picamera",
-        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or none (default picamera)",
+        default=DEFAULT_SOURCE,
+        help=f"where frames come from: {', '.join(SOURCE_FORMS)}, or {NO_SOURCE} "
+        f"(default {DEFAULT_SOURCE})",
     )
     parser.add_argument(
         "--calibration",
@@ -100,17 +101,14 @@ def _say(message: str) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    """The settings the options give, checked before anything is opened."""
-    check_source(args.source)
-    parts = read_parts(args)
-    return Settings(
-        calibration=args.calibration or default_calibration_path(),
-        journal=args.journal or default_journal_path(),
-        decoder=make_decoder(args.decoder),
-        source=args.source,
+    """The settings the options give, checked before anything is opened: the camera and
+    the wiring as `companion play` reads and checks them."""
+    camera = CameraConfig.from_args(args)
+    wiring = Wiring.from_args(args)
+    return Settings.of(
+        camera,
+        args.journal or default_journal_path(),
+        wiring,
         frames=whole_number("--frames", args.frames, "a number of frames"),
-        buttons=parts.buttons,
-        light=parts.light,
-        strip=args.strip,
         press=args.press,
     )

@@ -10,9 +10,10 @@ the oldest games there), opened read-only, never created, repaired or locked her
 listing must not move a café's only journal aside, change another program's file
 given by mistake, or wait for the table that is playing. Every game is replayed to be
 listed, and one that does not replay is listed by its damage and makes the exit
-status 2. Outputs are written whole or not at all (a temporary file, then a rename),
-and never over the journal, its archive or the files SQLite and the writer keep
-beside them.
+status 2; so does an archive that cannot be read, told in one line after the
+journal's games (`open_archive`). Outputs are written whole or not at all (a
+temporary file, then a rename), and never over the journal, its archive or the files
+SQLite and the writer keep beside them.
 
 Two words after `history` write, and so take the journal's writer lock (they are
 refused while `companion play` holds it): `history archive [--older-than DAYS]`
@@ -23,8 +24,6 @@ that `history 3` stays what it was.
 """
 
 import argparse
-import hashlib
-import io
 import os
 import stat
 import sys
@@ -35,17 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import EXIT_BAD_INPUT, complain, fail, file_label
-from companion.colours import BY_NAME, COLOURS
 from companion.errors import (
     CompanionError,
-    GameFileError,
     JournalError,
     JournalInUseError,
     SettingError,
-    UnreadableFileError,
     UnwritableFileError,
 )
-from companion.gamefile import MAX_GAME_FILE_BYTES, parse_game, read_game_text
 from companion.journal import (
     DamagedGame,
     GameSummary,
@@ -57,10 +52,9 @@ from companion.journal import (
     read_history,
 )
 from companion.journal.archive import archivable, archive_games
-from companion.journal.documents import FRENCH_COLOUR_NAMES
 from companion.journal.faults import corrupt
-from companion.journal.history import opened_archive
-from companion.journal.imports import ImportedGames, game_digest
+from companion.journal.game_files import FileKept, import_file
+from companion.journal.imports import ImportedGames
 from companion.journal.lock import lock_path
 from companion.journal.recovery import SIDE_FILES
 from companion.journal.store import utc_now
@@ -219,15 +213,22 @@ def _picture_wanted(args: argparse.Namespace) -> tuple[str, int] | None:
 
 
 def _list_games(journal: History) -> None:
-    games = journal.games()
-    if not games:
+    """Every game that can be listed; then one line on stderr and exit 2 for the
+    damaged ones and for an archive that cannot be read."""
+    listed = journal.listing()
+    games = listed.games
+    if not games and listed.archive_damage is None:
         print(f"no games yet in {journal.file.path}")
     for game in games:
         print(_game_line(game))
     damaged = [str(game.id) for game in games if isinstance(game, DamagedGame)]
     if damaged:
         which = f"game {damaged[0]}" if len(damaged) == 1 else f"games {', '.join(damaged)}"
+        if listed.archive_damage is not None:
+            complain(f"companion history: {listed.archive_damage.error}")
         raise corrupt(journal.file.path, f"{which} listed above cannot be replayed")
+    if listed.archive_damage is not None:
+        raise listed.archive_damage.error
 
 
 def _game_line(game: GameSummary | DamagedGame) -> str:
@@ -412,86 +413,21 @@ def _import(path: Path, files: Sequence[str]) -> int:
     if not files:
         raise SettingError(f"`history {IMPORT}` needs the game files to import")
     status = 0
-    with (
-        _writer(path, create=True) as journal,
-        ImportedGames(journal, opened_archive(archive_path(journal.path))) as imported,
-    ):
+    with _writer(path, create=True) as journal, ImportedGames.beside(journal) as imported:
         for name in files:
+            label = file_label(name) or repr(name)
             try:
-                print(_import_file(journal, imported, name), flush=True)
+                kept = import_file(journal, imported, name)
             except CompanionError as err:
-                complain(
-                    f"companion history: {file_label(name) or repr(name)}: {err}; not imported"
-                )
+                complain(f"companion history: {label}: {err}; not imported")
                 status = EXIT_BAD_INPUT
+                continue
+            if isinstance(kept, FileKept):
+                rounds = plural("{n} round", "{n} rounds", kept.rounds)
+                said = f"game {kept.game_id} ({kept.ruleset}, {kept.players} players, {rounds})"
+            elif kept.game_id is not None:
+                said = f"already imported as game {kept.game_id}"
+            else:
+                said = "already imported"
+            print(f"{file_label(name)}: {said}", flush=True)
     return status
-
-
-def _import_file(journal: Journal, imported: ImportedGames, name: str) -> str:
-    """Import one game file, unless the game it holds was imported before (however its
-    file was saved); what to print about it."""
-    label = file_label(name)
-    if not name:
-        raise UnreadableFileError("an empty name names no file")
-    data, modified = _game_file(Path(name))
-    game = parse_game(read_game_text(io.BytesIO(data)))
-    if not game.reveals:
-        raise GameFileError("the game has no rounds, so there is nothing to keep")
-    digest = game_digest(game)
-    before = imported.find(digest, hashlib.sha256(data).hexdigest())
-    if before is not None:
-        return f"{label}: already imported as game {before}"
-    players = game.start.seating.players
-    game_id = journal.import_game(game, _kit_colours(players), modified, digest)  # plays it
-    if game_id is None:
-        return f"{label}: already imported"
-    rounds = plural("{n} round", "{n} rounds", len(game.reveals))
-    ruleset = game.start.ruleset.name
-    return f"{label}: game {game_id} ({ruleset}, {len(players)} players, {rounds})"
-
-
-def _game_file(path: Path) -> tuple[bytes, datetime]:
-    """A game file's bytes (up to one more than any game file holds) and when it was
-    last changed (UTC); a folder, a device or a pipe is refused without waiting on it."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as err:
-        raise UnreadableFileError(err.strerror or str(err)) from None
-    try:
-        found = os.fstat(fd)
-        if stat.S_ISDIR(found.st_mode):
-            raise UnreadableFileError("a folder, not a game file")
-        if not stat.S_ISREG(found.st_mode):
-            raise UnreadableFileError("not a regular file, so not a game file")
-        chunks: list[bytes] = []
-        left = MAX_GAME_FILE_BYTES + 1
-        while left > 0 and (chunk := os.read(fd, min(left, 2**20))):
-            chunks.append(chunk)
-            left -= len(chunk)
-    except UnreadableFileError:
-        raise
-    except OSError as err:
-        raise UnreadableFileError(err.strerror or str(err)) from None
-    finally:
-        os.close(fd)
-    return b"".join(chunks), datetime.fromtimestamp(found.st_mtime, UTC)
-
-
-def _kit_colours(players: Sequence[str]) -> dict[str, str]:
-    """Every player's kit colour: a player named after a colour (in English or French,
-    in any case) gets it, the others the first colours left, in seating order."""
-    french = {word: colour for colour, word in FRENCH_COLOUR_NAMES.items()}
-    given: dict[str, str] = {}
-    for player in players:
-        word = player.casefold()
-        colour = word if word in BY_NAME else french.get(word)
-        if colour is not None and colour not in given.values():
-            given[player] = colour
-    free = iter(c.name for c in COLOURS if c.name not in given.values())
-    for player in players:
-        if player not in given:
-            colour = next(free, None)
-            if colour is None:
-                raise SettingError(f"{len(players)} players, more than the kit's colours")
-            given[player] = colour
-    return {player: given[player] for player in players}

@@ -5,7 +5,9 @@ with the variable taken from the options file (`/etc/default/dixit-companion`), 
 the unit's own default when the file does not set it. A mistake there keeps the
 table from starting; the table shows it on its screen, and `companion doctor` names
 it too, with the same words, so a café owner at a terminal finds it without reading
-the service's log. The options are checked as the service would run them: with the
+the service's log: the file is read as systemd reads it (`companion.cli.env_file`),
+and its words become a `TableConfig` as play's own command line does, through the
+same checks. The options are checked as the service would run them: with the
 service's state folder, not the doctor's, deciding whether a game can be resumed.
 
 The same file holds the staff PIN of the phone page (`COMPANION_STAFF_PIN`), which the
@@ -17,8 +19,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from companion.cli import play
+from companion.cli.env_file import env_file_assignments, systemd_words
 from companion.doctor.findings import OPTIONS, Finding, Status
 from companion.errors import CompanionError, SettingError, UnreadableFileError
+from companion.runtime.config import TableConfig
 from companion.service_options import (
     DEFAULT_PLAY_OPTIONS,
     GAME_OPTIONS,
@@ -35,26 +39,6 @@ STAFF_PIN = "staff PIN"
 """The doctor's check of the staff PIN in the options file, reported after the options'."""
 SERVICE_OPTIONS = ("--display", "fullscreen")
 """What the service's command line adds before the file's options."""
-_SYSTEMD_SPACE = " \t\n\r"
-"""What systemd splits an unquoted `$VARIABLE` on (its WHITESPACE): these four only,
-where Python's `str.split()` would also split on a no-break space."""
-_ENV_NEWLINE = "\n\r"
-_ENV_COMMENT = "#;"
-_ENV_UNESCAPED_IN_DOUBLE_QUOTES = '"\\`$'
-"""What a backslash escapes inside double quotes in an environment file (systemd's
-SHELL_NEED_ESCAPE); before any other character the backslash stays."""
-(
-    _PRE_KEY,
-    _KEY,
-    _PRE_VALUE,
-    _VALUE,
-    _VALUE_ESCAPE,
-    _SINGLE_QUOTED,
-    _DOUBLE_QUOTED,
-    _DOUBLE_QUOTED_ESCAPE,
-    _COMMENT,
-) = range(9)
-"""The states of `env_file_assignments`, those of systemd's parser."""
 
 
 class _Refusing(argparse.ArgumentParser):
@@ -101,145 +85,16 @@ def _last_assignment(path: Path, variable: str) -> str | None:
     return found
 
 
-def env_file_assignments(text: str) -> list[tuple[str, str]]:
-    """The `NAME=value` assignments of an environment file, in order, read as
-    systemd's `EnvironmentFile=` reads them (`parse_env_file_internal` in its
-    src/basic/env-file.c), which is not a shell:
-
-    - a line whose first non-blank character is `#` or `;` is a comment; elsewhere
-      these are ordinary characters; a line without `=` is skipped;
-    - the name is what precedes `=`, without the white space around it;
-    - white space after `=` is skipped, and so is white space after a closing quote;
-    - `'...'` is taken literally; in `"..."` a backslash takes away its special
-      meaning from `"`, `\\`, `$` and a backquote, and a backslash-newline is
-      removed, while other backslashes stay; quoted values may span lines;
-    - an unquoted part, begun by any other character, runs to the end of the line,
-      quotes in it being ordinary characters: a backslash there keeps the next
-      character as it is, a backslash-newline joining the next line, and the part's
-      trailing white space is removed, unless escaped;
-    - quoted parts and a last unquoted part are joined: `"a" 'b'c` is `abc`;
-    - the file ends at a NUL character, as a C string does.
-    """
-    assignments: list[tuple[str, str]] = []
-    state = _PRE_KEY
-    name: list[str] = []
-    value: list[str] = []
-    trailing: int | None = None  # where the unquoted part's trailing white space begins
-
-    def assign() -> None:
-        end = trailing if state == _VALUE and trailing is not None else len(value)
-        assignments.append(("".join(name).rstrip(_SYSTEMD_SPACE), "".join(value[:end])))
-
-    for char in text.partition("\0")[0]:
-        if state == _PRE_KEY:
-            if char in _ENV_COMMENT:
-                state = _COMMENT
-            elif char not in _SYSTEMD_SPACE:
-                state, name = _KEY, [char]
-        elif state == _KEY:
-            if char in _ENV_NEWLINE:
-                state = _PRE_KEY
-            elif char == "=":
-                state, value, trailing = _PRE_VALUE, [], None
-            else:
-                name.append(char)
-        elif state in (_PRE_VALUE, _VALUE) and char in _ENV_NEWLINE:
-            assign()
-            state = _PRE_KEY
-        elif state == _PRE_VALUE:
-            if char == "'":
-                state = _SINGLE_QUOTED
-            elif char == '"':
-                state = _DOUBLE_QUOTED
-            elif char == "\\":
-                state = _VALUE_ESCAPE
-            elif char not in _SYSTEMD_SPACE:
-                state = _VALUE
-                value.append(char)
-        elif state == _VALUE:
-            if char == "\\":
-                state, trailing = _VALUE_ESCAPE, None
-            else:
-                if char not in _SYSTEMD_SPACE:
-                    trailing = None
-                elif trailing is None:
-                    trailing = len(value)
-                value.append(char)
-        elif state == _VALUE_ESCAPE:
-            state = _VALUE
-            if char not in _ENV_NEWLINE:
-                value.append(char)
-        elif state == _SINGLE_QUOTED:
-            if char == "'":
-                state = _PRE_VALUE
-            else:
-                value.append(char)
-        elif state == _DOUBLE_QUOTED:
-            if char == '"':
-                state = _PRE_VALUE
-            elif char == "\\":
-                state = _DOUBLE_QUOTED_ESCAPE
-            else:
-                value.append(char)
-        elif state == _DOUBLE_QUOTED_ESCAPE:
-            state = _DOUBLE_QUOTED
-            if char in _ENV_UNESCAPED_IN_DOUBLE_QUOTES:
-                value.append(char)
-            elif char != "\n":
-                value.extend(("\\", char))
-        elif char in _ENV_NEWLINE:  # the end of a comment
-            state = _PRE_KEY
-    if state not in (_PRE_KEY, _KEY, _COMMENT):
-        assign()
-    return assignments
-
-
-def systemd_words(value: str) -> tuple[str, ...]:
-    """`value` split as systemd splits an unquoted `$VARIABLE`: at its white space,
-    outside quotes, a backslash keeping the next character as it is; an unclosed quote
-    or a last lone backslash is let be (EXTRACT_RELAX), not refused: the quoted part
-    runs to the end, the backslash is dropped (without EXTRACT_UNESCAPE_RELAX systemd
-    does not keep it)."""
-    words: list[str] = []
-    word: list[str] | None = None  # None between words; [] is an empty word, as ''
-    quote = ""
-    escaped = False
-    for char in value:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-            word = word if word is not None else []
-            continue
-        elif quote:
-            if char == quote:
-                quote = ""
-                continue
-        elif char in "'\"":
-            quote = char
-            word = word if word is not None else []
-            continue
-        elif char in _SYSTEMD_SPACE:
-            if word is not None:
-                words.append("".join(word))
-                word = None
-            continue
-        word = word if word is not None else []
-        word.append(char)
-    if word is not None:
-        words.append("".join(word))
-    return tuple(words)
-
-
-def check_play_options(words: tuple[str, ...]) -> None:
-    """Refuse the options as `companion play` would, before it opens anything."""
+def play_config(words: tuple[str, ...]) -> TableConfig:
+    """The table's configuration the service would start `companion play` with, read
+    and checked as play reads and checks its command line, before it opens anything."""
     parser = _Refusing(prog="companion")
     play.add_parser(parser.add_subparsers())
     try:
         args: Any = parser.parse_args(["play", *SERVICE_OPTIONS, *words])
     except SystemExit as stop:  # --help or --version in the file: play would not start
         raise SettingError(f"{' '.join(words)} would not start the game") from stop
-    play.check_options(args)
+    return TableConfig.from_args(args)
 
 
 def options_finding(path: Path) -> Finding:
@@ -253,7 +108,7 @@ def options_finding(path: Path) -> Finding:
         if words is None:  # the unit's Environment= line then holds
             words = DEFAULT_PLAY_OPTIONS
             default = f", the service's default: {path} has no {OPTIONS_VARIABLE}"
-        check_play_options(words)
+        play_config(words)
     except CompanionError as err:
         return Finding(
             Status.FAIL,

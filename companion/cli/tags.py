@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.each import complain, fail
-from companion.cli.numbers import decimal_number, whole_number
 from companion.colours import COLOURS
 from companion.errors import CompanionError, UnreadableKitError, UnwritableFileError
 from companion.kit.layouts import load_layout
@@ -34,6 +33,7 @@ from companion.kit.printing import manifest, printed_kit
 from companion.kit.qr import png_bytes
 from companion.kit.sheet import kit_sheet, mat_sheet
 from companion.kit.tags import MIN_PX_PER_MODULE
+from companion.numbers import decimal_number, whole_number
 from companion.phrases import Phrase, phrase
 
 _KIT_FILE = re.compile(

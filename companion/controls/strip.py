@@ -221,6 +221,12 @@ class StripSpec:
     device: int
     """The chip select on that bus."""
 
+    def __str__(self) -> str:
+        """The strip as `--strip` writes it: "ws2812:60", "apa102:144:1.0"."""
+        if self.bus is None or (self.bus, self.device) == (0, 0):
+            return f"{self.kind}:{self.length}"
+        return f"{self.kind}:{self.length}:{self.bus}.{self.device}"
+
     def pins(self) -> dict[str, int]:
         """The GPIO pins the strip takes, keyed by what they are, in words."""
         if self.bus not in SPI_PINS:
@@ -273,8 +279,11 @@ def make_strip(spec: str | None) -> StripDriver | None:
     `HardwareError` if the strip cannot be opened.
     """
     strip = parse_strip(spec)
-    if strip is None:
-        return None
+    return None if strip is None else open_strip(strip)
+
+
+def open_strip(strip: StripSpec) -> StripDriver:
+    """The strip `strip` describes, opened; `HardwareError` if it cannot be."""
     if strip.bus is None:
         return MockStrip(strip.length)
     return SpiStrip(StripKind(strip.kind), strip.length, strip.bus, strip.device)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.colours import COLOURS
-from companion.demo.demo import KIT, NAMES, calibrated
+from companion.demo.camera import KIT, calibrated
+from companion.demo.group import NAMES
 from companion.kit.layouts import Layout, load_layout
 from companion.kit.tags import parse_tag
 from companion.rules import Game, Ruleset

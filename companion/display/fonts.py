@@ -6,6 +6,9 @@ kept in bounded LRU caches keyed by (string, size, colour). pygame's own font
 packages, and bold reads well from across a table.
 
 Sizes are line heights in surface pixels, not font points, so layouts can add them up.
+The largest size at which texts fit their boxes, wrapped but no word broken, is
+searched for here only (`largest_size`), for a block of paragraphs and for the setup
+screen's rows alike.
 
 Laying text out must never hold the loop up, whatever the text (a name an older
 journal kept, a library's message): only the first `MAX_TEXT_CHARS` characters of
@@ -17,6 +20,7 @@ the word.
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import pygame
@@ -211,6 +215,48 @@ def _longest_start(word: str, box_width: int, px: int) -> int:
     return low
 
 
+def fits_whole(paragraphs: tuple[str, ...], box: tuple[int, int], px: int, margin: int = 0) -> bool:
+    """Whether `paragraphs` (each starting on a new line) wrap into a box of (width,
+    height) at size `px` without breaking a word; on more than one line, with `margin`
+    to spare below them."""
+    box_width, box_height = box
+    lines = sum(len(wrap(p, box_width, px)) for p in paragraphs)
+    spare = margin if lines > 1 else 0
+    if lines * line_height(px) + spare > box_height:
+        return False
+    words = {word for p in paragraphs for word in breakable_words(p)}
+    return all(width(word, px) <= box_width for word in words)
+
+
+def largest_size(
+    texts: Iterable[tuple[tuple[str, ...], tuple[int, int]]],
+    px: int,
+    min_px: int,
+    margin: int = 0,
+    coarse: bool = False,
+) -> int | None:
+    """The largest size from `px` down to `min_px` at which every text, given as its
+    paragraphs and its box, `fits_whole` (with `margin`); None when none does. Sizes
+    are tried one by one, or, `coarse`, each a twelfth smaller than the last (fewer
+    tries: for a long text, each costs its wrapping)."""
+    boxes = tuple(texts)
+    for size in _sizes_down(px, min_px, coarse):
+        if all(fits_whole(paragraphs, box, size, margin) for paragraphs, box in boxes):
+            return size
+    return None
+
+
+def _sizes_down(px: int, min_px: int, coarse: bool) -> Iterator[int]:
+    """The sizes `largest_size` tries: from `px` down, ending at `min_px` (none when
+    `px` is below it)."""
+    size = px
+    while size > min_px:
+        yield size
+        size = max(min_px, size - (max(1, size // 12) if coarse else 1))
+    if size == min_px:
+        yield size
+
+
 @dataclass(frozen=True)
 class Block:
     """Lines of text laid out in a box."""
@@ -226,17 +272,13 @@ class Block:
 def block(paragraphs: tuple[str, ...], box: tuple[int, int], max_px: int, min_px: int) -> Block:
     """`paragraphs` (each starting on a new line) in a box of (width, height): the
     largest size from `max_px` to `min_px` at which all lines fit without breaking a
-    word; at `min_px` the
-    paragraphs run on, separated by semicolons, and whatever is left is cut short."""
+    word (`largest_size`, trying sizes a twelfth apart); at `min_px` the paragraphs
+    run on, separated by semicolons, and whatever is left is cut short."""
     box_width, box_height = box
-    words = {word for p in paragraphs for word in breakable_words(p)}
-    size = max_px
-    while True:
-        lines = tuple(line for p in paragraphs for line in wrap(p, box_width, size))
-        whole = all(width(word, size) <= box_width for word in words)
-        if (whole and len(lines) * line_height(size) <= box_height) or size <= min_px:
-            break
-        size = max(min_px, size - max(1, size // 12))
+    size = largest_size(((paragraphs, box),), max_px, min_px, coarse=True)
+    if size is None:
+        size = min(max_px, min_px)
+    lines = tuple(line for p in paragraphs for line in wrap(p, box_width, size))
     capacity = max(1, box_height // line_height(size))
     if len(lines) > capacity and len(paragraphs) > 1:
         lines = wrap("; ".join(paragraphs), box_width, size)

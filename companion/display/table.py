@@ -11,7 +11,7 @@ with nothing to show give their room to the others, and the notices take only th
 height they need.
 
 The reasons behind the points are drawn whole or not at all, at a legible size (see
-`breakdown`). When they do not fit, the screen gives them room, in the order of
+`breakdown_layout`). When they do not fit, the screen gives them room, in the order of
 `arrangements`: the points and the scoreboard become one table even with few
 scorers; the track steps down to a compact height (the table then shows every
 total, so the track only has to show the race), the notices going beside it, where
@@ -41,7 +41,16 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import breakdown, camera, layout, notices, qr, scoreboard, track
+from companion.display import (
+    breakdown,
+    breakdown_layout,
+    camera,
+    layout,
+    notices,
+    qr,
+    scoreboard,
+    track,
+)
 from companion.display.hitmap import Box, box
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
@@ -188,7 +197,7 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
     if parts.points is None or shape.points is None:
         return False
     size = pygame.Rect(parts.points).size
-    laid = breakdown.plan(size, shape.points, s, shape.rabbits if parts.merged else ())
+    laid = breakdown_layout.plan(size, shape.points, s, shape.rabbits if parts.merged else ())
     if not laid.whole or (names and laid.names_cut):
         return False
     if shape.proposal or not shape.notices:

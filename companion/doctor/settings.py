@@ -1,9 +1,10 @@
 """What the doctor is asked to check, and how it reaches the hardware and the person.
 
-`Settings` are the table's parts as the command line names them (the same options as
-`companion play`), checked before anything is opened. `Probes` are the doctor's
-hands: the GPIO pin factory, how it speaks to the person at the table, how long it
-waits; tests give mock pins, a recording voice and no pauses.
+`Settings` are the table's parts as the command line names them: the same options as
+`companion play`, read into the same records of the table's configuration
+(`companion.runtime.config`) and checked by them before anything is opened. `Probes`
+are the doctor's hands: the GPIO pin factory, how it speaks to the person at the
+table, how long it waits; tests give mock pins, a recording voice and no pauses.
 """
 
 import time
@@ -19,10 +20,11 @@ from companion.controls.strip import StripDriver, make_strip
 from companion.doctor.findings import Finding
 from companion.doctor.versions import installed_lock
 from companion.errors import SettingError
+from companion.runtime.config import CameraConfig, Wiring
 from companion.sources.guarded import STALL_SECONDS
 from companion.sources.registry import NO_SOURCE, scheme_of
 from companion.statedir import camera_profile_path, default_calibration_path
-from companion.vision.decode import Decoder
+from companion.vision.decode import Decoder, make_decoder
 
 FRAMES = 10
 """Frames read from the camera by default: enough for a camera module to settle its
@@ -63,6 +65,24 @@ class Settings:
     def __post_init__(self) -> None:
         if isinstance(self.frames, bool) or not isinstance(self.frames, int) or self.frames < 1:
             raise SettingError(f"--frames {self.frames}: read at least one frame")
+
+    @classmethod
+    def of(
+        cls, camera: CameraConfig, journal: Path, wiring: Wiring, *, frames: int, press: bool
+    ) -> "Settings":
+        """The parts of a table's configuration (as `companion play` reads and checks
+        them), to check; `frames` and `press` are the doctor's own."""
+        return cls(
+            calibration=camera.calibration,
+            journal=journal,
+            decoder=make_decoder(camera.decoder),
+            source=camera.source,
+            frames=frames,
+            buttons=wiring.buttons,
+            light=wiring.light,
+            strip=None if wiring.strip is None else str(wiring.strip),
+            press=press,
+        )
 
     @property
     def camera_profile(self) -> Path:

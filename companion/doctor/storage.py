@@ -1,8 +1,8 @@
 """The storage checks: is the journal sound and writable, and how long until the disk is full?
 
 The journal is opened the way `companion history` opens it (read-only, never
-created, with the archive beside it when there is one, and without waiting for the
-writer lock, so the doctor runs while the table plays). The doctor is where the
+created, with the archive beside it as `open_archive` finds it, and without waiting
+for the writer lock, so the doctor runs while the table plays). The doctor is where the
 whole file is checked: `companion play` checks at its start only what every start
 reads, in the same time for a new journal as for a year's, so here SQLite's
 `quick_check` reads every page of the journal and of the archive (`check_whole`), and
@@ -34,6 +34,7 @@ from companion.errors import (
     UnwritableFileError,
 )
 from companion.journal import DamagedGame, GameStatus, GameSummary, History, archive_path
+from companion.journal.archive_file import Damaged, Open, open_archive
 from companion.journal.faults import RECOVERY_ADVICE, corrupt
 from companion.journal.file import JournalFile, check_whole
 from companion.journal.store import utc_now
@@ -65,10 +66,6 @@ WAL_SUFFIX = "-wal"
 
 _RECOVERY_FIX = "`companion play` moves it aside and saves every readable round at its next start"
 _FOREIGN_FIX = "give the table a journal of its own (`--journal PATH`) or move this file away"
-_ARCHIVE_FIX = (
-    "only `companion history` and the phone page read the archive: put back a copy of "
-    "it, or move it away (its games are then no longer listed)"
-)
 _ROOM_FIX = (
     "make room: export old games with `companion history N --export FILE` and keep the "
     "files elsewhere, move the journal aside (`companion play` starts a fresh one), or "
@@ -153,21 +150,28 @@ def _archive_check(path: Path, held: set[int]) -> tuple[list[GameSummary], list[
     """The games of the archive beside the journal (those not also in the journal: an
     archiving cut short), checked like the journal; or what is wrong with it. Only
     `history` and the phone page read it, so `companion play` never salvages it."""
-    archive = archive_path(path)
-    if not archive.exists() or _size(archive) == 0:  # none yet, or an archiving killed at once
+    state = open_archive(path)
+    if isinstance(state, Damaged):
+        return [], [_archive_issue(state)]
+    if not isinstance(state, Open):  # none yet, or an archiving killed as it began
         return [], []
     try:
-        with JournalFile(archive) as file:
+        with state.file as file:
             games = _checked_games(file)
-    except (JournalCorruptError, NotAJournalError) as err:
-        said = str(err).removesuffix(f"; {RECOVERY_ADVICE}")
-        return [], [Issue(Status.FAIL, f"the archive: {said}", _ARCHIVE_FIX)]
-    except UnwritableFileError as err:
-        return [], [Issue(Status.FAIL, f"the archive: {err}", _permission_fix(archive))]
     except CompanionError as err:
-        fix = "run `companion doctor` again in a moment"
-        return [], [Issue(Status.WARN, f"the archive: {err}", fix)]
+        return [], [_archive_issue(Damaged(state.path, err))]
     return [g for g in games if g.id not in held], []
+
+
+def _archive_issue(damage: Damaged) -> Issue:
+    """A damaged archive fails with what to do about it; one this user may not read
+    fails with whose it should be; anything else is worth a second look."""
+    said = f"the archive: {damage.said}"
+    if damage.advice is not None:
+        return Issue(Status.FAIL, said, damage.advice)
+    if isinstance(damage.cause, UnwritableFileError):
+        return Issue(Status.FAIL, said, _permission_fix(damage.path))
+    return Issue(Status.WARN, said, "run `companion doctor` again in a moment")
 
 
 def _size(path: Path) -> int:

@@ -2,11 +2,12 @@
 
 `companion play` writes it (`Journal`, one writer at a time), `companion history`
 reads it (`History` over a read-only `JournalFile`); both find it through
-`default_journal_path` unless told otherwise.
-
+`default_journal_path` unless told otherwise. The archive of the oldest games beside
+it is opened the one way `open_archive` opens it, by everything that reads it.
 """
 
-from companion.journal.history import History, archive_path, read_history
+from companion.journal.archive_file import archive_path, open_archive
+from companion.journal.history import History, read_history
 from companion.journal.records import (
     DamagedGame,
     GameStatus,
@@ -35,5 +36,6 @@ __all__ = [
     "StoredGame",
     "archive_path",
     "default_journal_path",
+    "open_archive",
     "read_history",
 ]

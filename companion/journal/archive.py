@@ -3,7 +3,9 @@
 The journal stays the size of a year of play; `companion history archive` moves the
 older finished games, whole (rounds, pictures left, corrections, lines), into
 `NAME.archive.sqlite`, a journal of the same schema that `history` and the phone page
-read as if the games had stayed (`History(journal, archive)`).
+read as if the games had stayed (`History(journal, archive)`). Whatever reads it opens
+it with `open_archive` (`archive_file`), which tells a missing, unmade, open or
+damaged archive apart.
 
 A game moves in two transactions, one per file (SQLite makes a transaction across two
 WAL files atomic for each file, not for both): first it is copied into the archive,

@@ -1,6 +1,6 @@
 """The journal file: opening and checking it, and reading games back through the rules.
 
-The writer (`Journal`, in `store`) is a `JournalFile` that opens its file to write;
+The writer (`JournalWriter`, in `writer`) is a `JournalFile` that opens its file to write;
 a plain `JournalFile` opens it read-only (`companion history` and the doctor read
 through one, through `History`), so the game loop can write on its connection while
 another process or thread reads on another. A reader must change nothing, not even

@@ -12,28 +12,22 @@ it.
 """
 
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from os import PathLike
-from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
-from companion.errors import (
-    NotAJournalError,
-    UnknownGameError,
-    UnknownRoundError,
-    UnwritableFileError,
-)
+from companion.errors import CompanionError, UnknownGameError, UnknownRoundError
 from companion.gamefile import game_document
 from companion.journal import lines, schema
+from companion.journal.archive_file import Damaged, Open, open_archive
 from companion.journal.documents import stored_text, stored_time
 from companion.journal.faults import corrupt
-from companion.journal.file import SQLITE_INTEGERS, JournalFile, connect_read_only
+from companion.journal.file import SQLITE_INTEGERS, JournalFile
 from companion.journal.records import (
     DamagedGame,
     GameStatus,
@@ -52,25 +46,55 @@ T = TypeVar("T")
 _PICTURES = ("frame", "overlay")
 
 
+@dataclass(frozen=True)
+class GameList:
+    """The games that can be listed, and what is wrong with the archive when its games
+    cannot be."""
+
+    games: tuple[GameSummary | DamagedGame, ...]
+    """Newest first, as `History.games` gives them."""
+    archive_damage: Damaged | None
+    """Why the archive's games are missing from `games`, if they are."""
+
+
 class History:
     """The games of an open journal file (and its archive), read back for people to look at."""
 
-    def __init__(self, file: JournalFile, archive: JournalFile | None = None) -> None:
+    def __init__(self, file: JournalFile, archive: JournalFile | Damaged | None = None) -> None:
+        """`archive` is the archive opened to read, or what is wrong with it, or None
+        while there is none (see `open_archive`)."""
         self.file = file
         """The journal read: the game loop's writer, or a file opened only to read."""
-        self.archive = archive
+        self.archive = archive if isinstance(archive, JournalFile) else None
         """The archive of the journal's oldest games, opened to read, if there is one."""
+        self.archive_damage = archive if isinstance(archive, Damaged) else None
+        """Why the archive beside the journal could not be opened, if it could not."""
 
     def games(self) -> tuple[GameSummary | DamagedGame, ...]:
         """Every stored game, newest first; those that do not replay as damage. A game
-        found in both files (an archiving cut short) is the journal's."""
+        found in both files (an archiving cut short) is the journal's. An archive that
+        cannot be read raises (`Damaged.error`): `listing` lists the journal's games then."""
+        found = self.listing()
+        if found.archive_damage is not None:
+            raise found.archive_damage.error
+        return found.games
+
+    def listing(self) -> GameList:
+        """The games that can be listed, newest first, and what is wrong with the
+        archive when its games cannot be: a damaged archive leaves out its games, and
+        says so, instead of hiding the journal's."""
         found = _listed(self.file, archived=False)
+        damage = self.archive_damage
         if self.archive is not None:
             held = {line.id for line in found}
-            kept = _listed(self.archive, archived=True)
-            found += [line for line in kept if line.id not in held]
-            found.sort(key=lambda line: line.id, reverse=True)
-        return tuple(found)
+            try:
+                kept = _listed(self.archive, archived=True)
+            except CompanionError as err:
+                damage = Damaged(self.archive.path, err)
+            else:
+                found += [line for line in kept if line.id not in held]
+                found.sort(key=lambda line: line.id, reverse=True)
+        return GameList(tuple(found), damage)
 
     def game(self, game_id: int) -> GameSummary | DamagedGame:
         """One game's line of the list; `UnknownGameError` if there is none."""
@@ -116,10 +140,13 @@ class History:
 
     def _either(self, read: Callable[[JournalFile], T]) -> T:
         """What `read` finds in the journal, else in the archive; a game in neither is
-        told as the journal's (whose newest game is the table's newest)."""
+        told as the journal's (whose newest game is the table's newest), unless the
+        archive that may hold it cannot be read."""
         try:
             return read(self.file)
         except UnknownGameError as unknown:
+            if self.archive_damage is not None:
+                raise self.archive_damage.error from None
             if self.archive is None:
                 raise
             try:
@@ -128,76 +155,18 @@ class History:
                 raise unknown from None
 
 
-def archive_path(journal: str | PathLike[str]) -> Path:
-    """The archive beside a journal's own file (symbolic links followed):
-    `journal.sqlite` → `journal.archive.sqlite`."""
-    path = Path(os.path.realpath(journal))
-    return path.with_name(f"{path.stem}.archive{path.suffix}")
-
-
-def archive_newest(journal: str | PathLike[str]) -> int:
-    """The newest game number in the archive beside a journal; 0 when there is no
-    archive or it cannot be read (a new game's number is then the journal's next)."""
-    archive = archive_path(journal)
-    if not archive.is_file():
-        return 0
-    try:
-        conn = connect_read_only(archive)
-    except sqlite3.Error:
-        return 0
-    try:
-        newest = conn.execute("SELECT max(id) FROM games").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-    finally:
-        conn.close()
-    return newest if isinstance(newest, int) else 0
-
-
 @contextmanager
 def read_history(path: str | PathLike[str]) -> Iterator[History]:
-    """The history of the journal at `path`, opened only to read, with its archive when
-    there is one; both closed when the block ends. Raises as `JournalFile` does."""
+    """The history of the journal at `path`, opened only to read, with its archive as
+    `open_archive` finds it; both closed when the block ends. Raises as `JournalFile`
+    does for the journal; a damaged archive is raised by what reads its games."""
     with JournalFile(path) as file:
-        archived = opened_archive(archive_path(path))
-        if archived is None:
-            yield History(file)
+        state = open_archive(path)
+        if not isinstance(state, Open):
+            yield History(file, state if isinstance(state, Damaged) else None)
             return
-        with archived:
-            yield History(file, archived)
-
-
-def opened_archive(archive: Path) -> JournalFile | None:
-    """The archive opened to read, or None while there is none: no file, or one that the
-    first archiving was killed while making, which the next archiving makes whole.
-    Raises as `JournalFile` does for an archive that cannot be read."""
-    if not archive.is_file():
-        return None
-    try:
-        return JournalFile(archive)
-    except (NotAJournalError, UnwritableFileError):
-        if _unmade(archive):
-            return None
-        raise
-
-
-def _unmade(path: Path) -> bool:
-    """Whether a file is an empty file or an empty database: what a kill leaves while
-    the file is made (with, at the very start, the rollback journal of its switch to WAL
-    mode, which a reader cannot roll back: the file is then read as it is)."""
-    if path.stat().st_size == 0:
-        return True
-    try:
-        conn = connect_read_only(path, immutable=Path(f"{path}-journal").is_file())
-    except sqlite3.Error:
-        return False
-    try:
-        (version,) = conn.execute("PRAGMA user_version").fetchone()
-        return version == 0 and not schema.tables(conn)
-    except sqlite3.Error:
-        return False
-    finally:
-        conn.close()
+        with state.file:
+            yield History(file, state.file)
 
 
 def exported(game: Game) -> str:

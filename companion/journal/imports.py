@@ -11,21 +11,28 @@ An older companion kept the SHA-256 of the file's bytes there instead. Those gam
 are still found, by that digest and by the digest of their stored header and rounds
 (each round as first imported: a round corrected since counts as it was), made once
 per command for the journal and its archive (`ImportedGames`).
+
+Keeping a game is the writer's job (`import_game`, `Journal.import_game`); reading
+the game files that `companion history import` is given is `game_files`'.
 """
 
 import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from companion.closing import Closing
 from companion.gamefile import GameRecord, reveal_document
-from companion.journal import schema
+from companion.journal import lines, schema
+from companion.journal.archive_file import Damaged, Open, open_archive
+from companion.journal.clock import stamp
 from companion.journal.documents import dumps, header_document
 from companion.journal.file import JournalFile
 from companion.journal.records import RoundImages
 from companion.journal.rows import insert_round
+from companion.journal.writer import JournalWriter
 from companion.rules import Game
 
 DIGEST_PREFIX = "game:"
@@ -52,6 +59,32 @@ def _digest(header: object, rounds: Sequence[object]) -> str:
         separators=(",", ":"),
     )
     return DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def import_game(
+    journal: JournalWriter,
+    game: Game | GameRecord,
+    colours: Mapping[str, str],
+    started_at: datetime,
+    digest: str,
+) -> int | None:
+    """Keep a game played elsewhere (a game file: on paper, at another table) as a
+    game without pictures, its rounds confirmed at `started_at`; returns its number,
+    or None when a game with the same `digest` (`game_digest`) was imported before.
+
+    Its reveals are played through the rules here (a game given played is played
+    again: its scores are not taken on trust), the first illegal one raising the
+    rules' error. A finished game is kept finished, any other abandoned: it is not
+    this table's to resume. All of it is one transaction.
+    """
+    record = as_record(game) if isinstance(game, Game) else game
+    with journal.transaction("importing a game", write=True) as conn:
+        game_id = journal.next_game_number(conn)
+        played = insert_game(conn, game_id, record, colours, stamp(started_at), digest)
+        if played is None:
+            return None
+        lines.keep(conn, game_id, played)  # the replay's line, as listing would give it
+    return game_id
 
 
 def insert_game(
@@ -96,7 +129,8 @@ class ImportedGames(Closing):
     digests, for the length of one command."""
 
     def __init__(self, journal: JournalFile, archive: JournalFile | None) -> None:
-        """`archive` is closed with this; `journal` is the caller's."""
+        """`archive` is closed with this; `journal` is the caller's (`beside` finds the
+        archive)."""
         self.files = (journal,) if archive is None else (journal, archive)
         self._archive = archive
         try:
@@ -104,6 +138,16 @@ class ImportedGames(Closing):
         except BaseException:
             self.close()
             raise
+
+    @classmethod
+    def beside(cls, journal: JournalFile) -> "ImportedGames":
+        """The games imported into `journal` and into the archive beside it (`open_archive`).
+        An archive that cannot be read is raised (`Damaged.error`): which games were
+        imported before cannot be told without it."""
+        state = open_archive(journal.path)
+        if isinstance(state, Damaged):
+            raise state.error
+        return cls(journal, state.file if isinstance(state, Open) else None)
 
     def find(self, game: str, file: str) -> int | None:
         """The game imported before with the game's digest `game`, or (by an older

@@ -2,7 +2,7 @@
 
 The companion must start even when its journal is damaged (a failing SD card, a
 file copied half-way), and must not destroy the evidence. These are the steps of
-`Journal.open_or_recover`: move the damaged file and its WAL aside as
+`open_or_recover` (`Journal.open_or_recover`): move the damaged file and its WAL aside as
 `NAME.corrupt-<time>`, read the moved copy read-only, as leniently as SQLite
 allows, and copy into a fresh journal every game whose header can be read, with
 its rounds from round 1 up to the first that cannot be read or does not replay
@@ -20,19 +20,91 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
+from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from companion.errors import UnwritableFileError
-from companion.journal.clock import KeptTime, kept_time
+from companion.errors import CompanionError, JournalCorruptError, UnwritableFileError
+from companion.journal.clock import Clock, KeptTime, TableClock, kept_time
 from companion.journal.documents import DAMAGED, player_colours, record, stored_time
-from companion.journal.file import connect_read_only
+from companion.journal.file import (
+    JournalFile,
+    check_whole,
+    connect_read_only,
+    make_room,
+    suspect_path,
+)
 from companion.journal.history import checked
+from companion.journal.lock import WriterLock
+from companion.journal.place import real_journal
 from companion.journal.records import RestoredGame, RestoredRound, RoundImages
+from companion.journal.restoring import restore
+from companion.journal.writer import SYSTEM_CLOCK, JournalWriter
 from companion.rules import Game, Reveal
+
+W = TypeVar("W", bound=JournalWriter)
 
 SIDE_FILES = ("-wal", "-shm")
 """The files SQLite keeps beside a WAL-mode database, which move with it."""
+
+
+def open_or_recover(
+    kind: type[W], path: str | PathLike[str], *, clock: Clock | TableClock = SYSTEM_CLOCK
+) -> tuple[W, str | None]:
+    """Open the journal as a `kind` (the `Journal`); if it is damaged, move it aside and
+    salvage it into a fresh one.
+
+    Damaged means SQLite's check fails, or the game to resume cannot be read back
+    (damage inside a round's text, which the check does not read).
+
+    Returns the journal and, after a recovery, a message for the screen saying what
+    was kept. Raises only when no journal can be written at `path` at all
+    (`UnwritableFileError`), SQLite cannot run there (`JournalError`), or the file
+    is not this companion's to use (`NotAJournalError`, `LinkedJournalError`).
+    """
+    path = real_journal(path)
+    make_room(path, create=True)
+    lock = WriterLock(path)
+    try:
+        journal, aside = _opened_or_moved_aside(kind, path, clock, lock)
+    except BaseException:
+        lock.close()
+        raise
+    if aside is None:
+        return journal, None
+    try:
+        saved = restore(journal, salvage(aside), salvaged_time(aside))
+    except CompanionError as err:
+        return journal, recovery_message(path, aside, None, err)
+    return journal, recovery_message(path, aside, saved)
+
+
+def _opened_or_moved_aside(
+    kind: type[W], path: Path, clock: Clock | TableClock, lock: WriterLock
+) -> tuple[W, Path | None]:
+    """The journal opened, or a fresh one after moving the damaged file aside (and
+    where it went), all under one writer lock so no other companion opens it between."""
+    try:
+        journal = kind(path, clock=clock, lock=lock)
+    except JournalCorruptError:
+        pass
+    else:
+        try:
+            journal.resume()
+            if suspect_path(path).exists():  # damage met in play: check every page now
+                with journal.transaction("checking the whole journal") as conn:
+                    check_whole(conn, path)
+                suspect_path(path).unlink(missing_ok=True)
+        except JournalCorruptError:  # damage the start's checks cannot see: a round's text
+            JournalFile.close(journal)  # the file only: the lock is kept for the recovery
+        except BaseException:
+            journal.close()
+            raise
+        else:
+            return journal, None
+    aside = move_aside(path, TableClock.of(clock).wall())
+    suspect_path(path).unlink(missing_ok=True)
+    return kind(path, clock=clock, lock=lock), aside
 
 
 def recovery_message(

@@ -3,6 +3,7 @@
 The games keep their numbers, their dates, their pictures that still match their
 checksums, their pruning and import marks and their own times (`clock`); every round
 is played again through the rules as it is written, each in the time of one round.
+This is the writer's job after a recovery (`recovery`), and `Journal.restore`.
 """
 
 import sqlite3
@@ -10,10 +11,29 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from companion.journal import lines
-from companion.journal.clock import stamp
+from companion.journal.clock import KeptTime, stamp
 from companion.journal.documents import dumps, header_document
 from companion.journal.records import RestoredGame
 from companion.journal.rows import insert_round
+from companion.journal.writer import JournalWriter
+
+
+def restore(
+    journal: JournalWriter, games: Iterable[RestoredGame], time: KeptTime | None = None
+) -> tuple[int, int]:
+    """Write games read from another journal, keeping their numbers; returns games, rounds.
+
+    Meant for a fresh journal (a number already used is refused). Every round is
+    replayed through the rules engine; all of it is one transaction. Only the newest
+    game can still be playing: older unfinished ones are marked abandoned. `time` is
+    the other journal's last reading of its clocks, from which the table time goes
+    on, so that the games' own times keep their meaning.
+    """
+    if time is not None:
+        journal.go_on_from(time)
+    with journal.transaction("restoring games", write=True) as conn:
+        journal.keep_time(conn)
+        return write_restored(conn, games)
 
 
 def write_restored(conn: sqlite3.Connection, games: Iterable[RestoredGame]) -> tuple[int, int]:

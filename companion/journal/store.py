@@ -1,11 +1,10 @@
-"""The journal's writer: every game and confirmed round, in a file a power cut cannot break.
+"""The journal's games as the table plays them: start, rounds, undo, corrections, setup.
 
-The café must never lose a game, so every public write is exactly one `BEGIN
-IMMEDIATE` … `COMMIT` on a file kept in WAL mode with `synchronous=FULL` (see
-`file`): a round, its scores and its pictures go in together or not at all, whenever
-the power goes or the process is killed. A journal has one writer at a time (see
-`lock`): a second companion on the same file is refused instead of abandoning the
-first one's game.
+`Journal` is the writer the game loop holds (`writer`: one writer at a time, one
+transaction per public write, on a file a power cut cannot break). Its other jobs
+live apart and are reached through it: opening with recovery (`recovery`),
+restoring salvaged games (`restoring`), importing game files (`imports`), pruning
+pictures (`pruning`) and mending the list's lines (`mending`).
 
 Scores are stored to explain a round as it was confirmed, never to be believed:
 `load` replays the stored reveals through the rules engine, and a correction is the
@@ -15,182 +14,43 @@ transaction.
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 from companion.errors import (
-    CompanionError,
     CorrectionError,
     DiskFullError,
-    JournalCorruptError,
     JournalError,
     NothingToUndoError,
     SeatingError,
 )
 from companion.gamefile import GameRecord
-from companion.journal import imports, lines, pruning
-from companion.journal.clock import (
-    Clock,
-    KeptTime,
-    TableClock,
-    TableTime,
-    opened_time,
-    stamp,
-    utc_now,
-)
+from companion.journal import imports, lines, mending, pruning, recovery, restoring
+from companion.journal.clock import Clock, KeptTime, TableClock, stamp, utc_now
 from companion.journal.documents import dumps, header_document, round_documents, score_columns
-from companion.journal.file import (
-    GameRow,
-    JournalFile,
-    check_whole,
-    make_room,
-    open_writer,
-    suspect_path,
-)
-from companion.journal.history import archive_newest
-from companion.journal.lock import WriterLock
-from companion.journal.place import real_journal
+from companion.journal.file import GameRow
 from companion.journal.records import GameStatus, RestoredGame, RoundImages
-from companion.journal.recovery import move_aside, recovery_message, salvage, salvaged_time
-from companion.journal.restoring import write_restored
 from companion.journal.rows import insert_round
+from companion.journal.writer import SYSTEM_CLOCK, JournalWriter
 from companion.rules import Game, Reveal
 from companion.wording import rounds_played
 
-SYSTEM_CLOCK = TableClock()
-"""The machine's clocks: the wall clock for dates, the boot clock for table time."""
-
-__all__ = ["Clock", "Journal", "TableClock", "stamp", "utc_now"]
+__all__ = ["SYSTEM_CLOCK", "Clock", "Journal", "TableClock", "stamp", "utc_now"]
 
 
-class Journal(JournalFile):
+class Journal(JournalWriter):
     """The SQLite journal of games: open it, write rounds as they are confirmed, resume;
-    and keep the next game's setup step by step."""
-
-    def __init__(
-        self,
-        path: str | PathLike[str],
-        *,
-        create: bool = True,
-        clock: Clock | TableClock = SYSTEM_CLOCK,
-        lock: WriterLock | None = None,
-    ) -> None:
-        """Open the journal at `path` to write, creating it (and its folders) unless
-        `create` is False, and hold its writer lock until `close`. Its real file is
-        opened and locked, whatever links `path` goes through (see `place`).
-
-        `clock` gives the dates and the table time on which pictures age (`clock`); a
-        plain function giving the date is taken as never stepping (tests).
-
-        `lock` is the lock already taken on `path` (by `open_or_recover`, which holds it
-        through a recovery); the journal then owns it once opened. Raises
-        `JournalInUseError` while another process writes the journal,
-        `JournalCorruptError` for a damaged file, `NotAJournalError` for one that is not
-        a journal (`LinkedJournalError` for a file with a second name),
-        `UnwritableFileError` where no journal can be written, and
-        `UnreadableFileError` for a missing file when `create` is False.
-        """
-        self._clock = TableClock.of(clock)
-        path = real_journal(path)
-        make_room(path, create)
-        self._lock = WriterLock(path) if lock is None else lock
-        try:
-            super().__init__(path)
-        except BaseException:
-            if lock is None:
-                self._lock.close()
-            raise
-        try:
-            with self.transaction("reading the journal's time") as conn:
-                self._time = opened_time(conn, self._clock)
-        except BaseException:
-            JournalFile.close(self)  # the lock is its giver's to let go
-            if lock is None:
-                self._lock.close()
-            raise
-
-    def _connect(self) -> sqlite3.Connection:
-        return open_writer(self.path)
-
-    @contextmanager
-    def transaction(self, doing: str, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """One transaction, as a reader's; damage met in it (a page the start does not
-        check: a round's, a picture's, the free pages') leaves a mark beside the journal,
-        so that the next start checks every page and salvages the journal if need be."""
-        try:
-            with super().transaction(doing, write=write) as conn:
-                yield conn
-        except JournalCorruptError:
-            with suppress(OSError):
-                suspect_path(self.path).touch()
-            raise
-
-    def close(self) -> None:
-        """Close the file and let go of the writer lock; closing again does nothing."""
-        super().close()
-        self._lock.close()
+    and keep the next game's setup step by step. Opened as `JournalWriter` is."""
 
     @classmethod
     def open_or_recover(
         cls, path: str | PathLike[str], *, clock: Clock | TableClock = SYSTEM_CLOCK
     ) -> tuple["Journal", str | None]:
-        """Open the journal; if it is damaged, move it aside and salvage it into a fresh one.
-
-        Damaged means SQLite's check fails, or the game to resume cannot be read back
-        (damage inside a round's text, which the check does not read).
-
-        Returns the journal and, after a recovery, a message for the screen saying what
-        was kept. Raises only when no journal can be written at `path` at all
-        (`UnwritableFileError`), SQLite cannot run there (`JournalError`), or the file
-        is not this companion's to use (`NotAJournalError`, `LinkedJournalError`).
-        """
-        path = real_journal(path)
-        make_room(path, create=True)
-        lock = WriterLock(path)
-        try:
-            journal, aside = cls._opened_or_moved_aside(path, clock, lock)
-        except BaseException:
-            lock.close()
-            raise
-        if aside is None:
-            return journal, None
-        try:
-            saved = journal.restore(salvage(aside), salvaged_time(aside))
-        except CompanionError as err:
-            return journal, recovery_message(path, aside, None, err)
-        return journal, recovery_message(path, aside, saved)
-
-    @classmethod
-    def _opened_or_moved_aside(
-        cls, path: Path, clock: Clock | TableClock, lock: WriterLock
-    ) -> tuple["Journal", Path | None]:
-        """The journal opened, or a fresh one after moving the damaged file aside (and
-        where it went), all under one writer lock so no other companion opens it between."""
-        try:
-            journal = cls(path, clock=clock, lock=lock)
-        except JournalCorruptError:
-            pass
-        else:
-            try:
-                journal.resume()
-                if suspect_path(path).exists():  # damage met in play: check every page now
-                    with journal.transaction("checking the whole journal") as conn:
-                        check_whole(conn, path)
-                    suspect_path(path).unlink(missing_ok=True)
-            except JournalCorruptError:  # damage the start's checks cannot see: a round's text
-                JournalFile.close(journal)  # the file only: the lock is kept for the recovery
-            except BaseException:
-                journal.close()
-                raise
-            else:
-                return journal, None
-        aside = move_aside(path, TableClock.of(clock).wall())
-        suspect_path(path).unlink(missing_ok=True)
-        return cls(path, clock=clock, lock=lock), aside
+        """Open the journal; if it is damaged, move it aside and salvage it into a fresh
+        one; returns it and, after a recovery, what the screen says (`recovery`)."""
+        return recovery.open_or_recover(cls, path, clock=clock)
 
     def start_game(self, game: Game, colours: Mapping[str, str]) -> int:
         """Store a new game (no rounds yet) and return its number.
@@ -209,9 +69,9 @@ class Journal(JournalFile):
         for player in game.seating.players:
             if player not in colours:
                 raise SeatingError(f"colours: player {player!r} has no kit colour")
-        now = self._now()
+        now = self.date_now()
         with self.transaction("starting a game", write=True) as conn:
-            table = self._time.keep(conn)
+            table = self.keep_time(conn)
             conn.execute(
                 "UPDATE games SET status = 'abandoned', table_time = ? WHERE status = 'playing'",
                 (table,),
@@ -220,7 +80,7 @@ class Journal(JournalFile):
                 "INSERT INTO games (id, started_at, header, colours, status, table_time) "
                 "VALUES (?, ?, ?, ?, 'playing', ?)",
                 (
-                    self._next_id(conn),
+                    self.next_game_number(conn),
                     now,
                     dumps(header_document(game)),
                     dumps(dict(colours)),
@@ -237,7 +97,7 @@ class Journal(JournalFile):
         """Keep the setup step just finished and the draft as it stands, replacing the
         last ones kept, so that a restart goes on from there (`saved_setup`)."""
         text = dumps(dict(draft))
-        now = self._now()
+        now = self.date_now()
         with self.transaction(f"keeping the setup step {step!r}", write=True) as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO setup (id, step, draft, saved_at) VALUES (1, ?, ?, ?)",
@@ -255,7 +115,7 @@ class Journal(JournalFile):
                 )
             conn.execute(
                 "UPDATE games SET status = 'abandoned', table_time = ? WHERE id = ?",
-                (self._time.keep(conn), game_id),
+                (self.keep_time(conn), game_id),
             )
 
     def commit_round(
@@ -289,7 +149,7 @@ class Journal(JournalFile):
     def _commit(self, game_id: int, game: Game, images: RoundImages) -> None:
         number = len(game.played)
         doing = f"storing round {number} of game {game_id}"
-        now = self._now()
+        now = self.date_now()
         with self.transaction(doing, write=True) as conn:
             row = self.game_row(conn, game_id)
             if row.status is not GameStatus.PLAYING:
@@ -306,7 +166,7 @@ class Journal(JournalFile):
             self._check_same_game(game_id, row.header, stored, game)
             insert_round(conn, game_id, number, game.played[-1], now, images)
             conn.execute(
-                "UPDATE games SET table_time = ? WHERE id = ?", (self._time.keep(conn), game_id)
+                "UPDATE games SET table_time = ? WHERE id = ?", (self.keep_time(conn), game_id)
             )
             if game.outcome is not None:
                 conn.execute(
@@ -341,7 +201,7 @@ class Journal(JournalFile):
             conn.execute(
                 "UPDATE games SET status = 'playing', finished_at = NULL, table_time = ? "
                 "WHERE id = ?",
-                (self._time.keep(conn), game_id),
+                (self.keep_time(conn), game_id),
             )
             back = stored.game.undo()
             lines.keep(conn, game_id, back)
@@ -357,7 +217,7 @@ class Journal(JournalFile):
         written. Returns the rescored game.
         """
         doing = f"correcting round {number} of game {game_id}"
-        now = self._now()
+        now = self.date_now()
         with self.transaction(doing, write=True) as conn:
             row = self.game_row(conn, game_id)
             stored_texts = self.reveal_texts(conn, game_id)
@@ -404,88 +264,20 @@ class Journal(JournalFile):
     def restore(
         self, games: Iterable[RestoredGame], time: KeptTime | None = None
     ) -> tuple[int, int]:
-        """Write games read from another journal, keeping their numbers; returns games, rounds.
-
-        Meant for a fresh journal (a number already used is refused). Every round is
-        replayed through the rules engine; all of it is one transaction. Only the newest
-        game can still be playing: older unfinished ones are marked abandoned. `time` is
-        the other journal's last reading of its clocks, from which the table time goes
-        on, so that the games' own times keep their meaning.
-        """
-        if time is not None:
-            self._time = TableTime(self._clock, time, None)
-        with self.transaction("restoring games", write=True) as conn:
-            self._time.keep(conn)
-            return write_restored(conn, games)
+        """Write games read from another journal, keeping their numbers, in one
+        transaction; returns games, rounds (`restoring`)."""
+        return restoring.restore(self, games, time)
 
     def prune_pictures(self, ended_before: datetime) -> int | None:
-        """Delete the pictures of the oldest game that last changed before `ended_before`
-        on the table time (`table_now`, see `pruning`) and still has some; returns its
-        number, or None when there is none left to prune.
-
-        One game at a time, in one short transaction, so that a table pruning between
-        rounds is never held up; the game's scores, rounds and corrections are kept, and
-        the game is marked with when its pictures went. The game being played is never
-        pruned. Every hour the transaction also keeps the journal's time (`clock`).
-
-        The transaction is not synced to the card (`synchronous=NORMAL` for it alone):
-        the sync is most of a commit's time on an SD card, and a prune that a power cut
-        undoes only brings pictures back to be pruned again. The file stays whole either
-        way, and the next round's sync makes the prune durable too.
-        """
-        now = self._now()
-        with self._unsynced(), self.transaction("pruning old pictures", write=True) as conn:
-            if self._time.due():
-                self._time.keep(conn)
-            game_id = pruning.oldest_to_prune(conn, ended_before)
-            if game_id is not None:
-                pruning.prune_game(conn, game_id, now)
-        return game_id
-
-    def table_now(self) -> datetime:
-        """The journal's own time now, on which pictures age: it follows the boot clock,
-        not the wall clock, so that a clock put right does not age them (see `clock`)."""
-        return self._time.now()
+        """Delete the pictures of the oldest game that last changed before
+        `ended_before` on the table time; returns its number, or None when there is
+        none left to prune (`pruning`)."""
+        return pruning.prune_pictures(self, ended_before)
 
     def mend_lines(self, after: int, count: int) -> int | None:
-        """Keep anew the lines of the list of games (`lines`) of up to `count` games
-        numbered after `after` whose kept line is missing or stale: games written by an
-        older companion, or before an upgrade. Returns the last game looked at, or None
-        past the newest. A game that does not replay is left to be listed as damaged."""
-        with self._unsynced(), self.transaction("mending the list of games", write=True) as conn:
-            ids = [
-                game_id
-                for (game_id,) in conn.execute(
-                    "SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?", (after, count)
-                )
-            ]
-            for game_id in ids:
-                if lines.is_current(conn, game_id):
-                    continue
-                found = self.examined(conn, game_id)
-                if not isinstance(found, str):
-                    lines.keep(conn, game_id, found.game)
-        return ids[-1] if ids else None
-
-    @contextmanager
-    def _unsynced(self) -> Iterator[None]:
-        """Transactions in the block are committed without syncing the card."""
-        conn = self._conn
-        if conn is not None:
-            conn.execute("PRAGMA synchronous = NORMAL")
-        try:
-            yield
-        finally:
-            if conn is not None and conn is self._conn:
-                conn.execute("PRAGMA synchronous = FULL")
-
-    def room_inside(self) -> int:
-        """Bytes of free pages inside the file (left by pruned pictures), which the next
-        pictures fill before the file grows."""
-        with self.transaction("measuring the room inside the journal") as conn:
-            (pages,) = conn.execute("PRAGMA freelist_count").fetchone()
-            (size,) = conn.execute("PRAGMA page_size").fetchone()
-        return int(pages) * int(size)
+        """Keep anew the missing or stale lines of up to `count` games numbered after
+        `after`; returns the last game looked at, or None past the newest (`mending`)."""
+        return mending.mend_lines(self, after, count)
 
     def import_game(
         self,
@@ -494,35 +286,9 @@ class Journal(JournalFile):
         started_at: datetime,
         digest: str,
     ) -> int | None:
-        """Keep a game played elsewhere (a game file: on paper, at another table) as a
-        game without pictures, its rounds confirmed at `started_at`; returns its number,
-        or None when a game with the same `digest` (`imports.game_digest`) was imported
-        before.
-
-        Its reveals are played through the rules here (a game given played is played
-        again: its scores are not taken on trust), the first illegal one raising the
-        rules' error. A finished game is kept finished, any other abandoned: it is not
-        this table's to resume. All of it is one transaction.
-        """
-        record = imports.as_record(game) if isinstance(game, Game) else game
-        with self.transaction("importing a game", write=True) as conn:
-            game_id = self._next_id(conn)
-            played = imports.insert_game(conn, game_id, record, colours, stamp(started_at), digest)
-            if played is None:
-                return None
-            lines.keep(conn, game_id, played)  # the replay's line, as listing would give it
-        return game_id
-
-    def _next_id(self, conn: sqlite3.Connection) -> int:
-        """The number of a new game: after every game of the journal and of the archive
-        beside it, so that a journal started afresh (a damaged one moved aside) never
-        gives an archived game's number to another game."""
-        newest = self.newest(conn) or 0
-        return max(newest, archive_newest(self.path)) + 1
-
-    def _now(self) -> str:
-        """The date now, as stored for people to read."""
-        return stamp(self._clock.wall())
+        """Keep a game played elsewhere, played through the rules, without pictures;
+        returns its number, or None when it was imported before (`imports`)."""
+        return imports.import_game(self, game, colours, started_at, digest)
 
     def _check_same_game(self, game_id: int, header: str, stored: list[str], game: Game) -> None:
         if header_document(game) != json.loads(header):

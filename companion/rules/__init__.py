@@ -7,12 +7,20 @@ error that names the round, player and slot at fault.
 
 from companion.rules.game import Game, Outcome, Piles, PlayedRound, Termination
 from companion.rules.round import Award, AwardKind, Reveal, Round, RoundScore
-from companion.rules.rulesets import OPTION_NAMES, RULESETS, Ruleset, find_ruleset
+from companion.rules.rulesets import (
+    OPTION_NAMES,
+    RULESET_OPTIONS,
+    RULESETS,
+    Ruleset,
+    RulesetOption,
+    find_ruleset,
+)
 from companion.rules.seating import Seating
 
 __all__ = [
     "OPTION_NAMES",
     "RULESETS",
+    "RULESET_OPTIONS",
     "Award",
     "AwardKind",
     "Game",
@@ -23,6 +31,7 @@ __all__ = [
     "Round",
     "RoundScore",
     "Ruleset",
+    "RulesetOption",
     "Seating",
     "Termination",
     "find_ruleset",

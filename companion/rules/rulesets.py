@@ -7,7 +7,7 @@ Behaviour that differs between editions lives in the scoring scheme objects, nev
 """
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -17,7 +17,7 @@ from companion.errors import (
     PlayerCountError,
     UnknownRulesetError,
 )
-from companion.phrases import Phrase, phrase
+from companion.phrases import Phrase, phrase, plural, verbatim
 from companion.rules.party import PartyScoring
 from companion.rules.round import Round, RoundScore
 from companion.rules.scoring import Scoring
@@ -25,11 +25,86 @@ from companion.rules.seating import Seating
 from companion.rules.storyteller import THREE_PLAYERS, StorytellerScoring
 from companion.rules.teams import TeamScoring
 
-OPTION_NAMES = ("target", "bonus_cap", "storyteller_turns", "deck", "round_limit")
-"""The preset numbers a café may override, by name."""
-
 CARDS_PER_BOX = 84
 """Cards in a base box or an expansion."""
+
+
+@dataclass(frozen=True)
+class RulesetOption:
+    """One of the preset numbers a café may override: everything said about it anywhere
+    (the command line, the setup's options page, the phone page, the game file) comes
+    from here."""
+
+    name: str
+    """The `Ruleset` field it overrides, and its name in `--option NAME=VALUE`."""
+    words: Phrase
+    """Its name on the options page."""
+    offered: tuple[int | None, ...]
+    """The values the options page offers, in the order Next cycles them (None: no
+    limit). A preset not in the list is offered too."""
+    lowest: int
+    """The least value a phone may set it to."""
+    highest: int
+    """The greatest value a phone may set it to (None, no limit, too, where the
+    edition allows it)."""
+    counted: Callable[[int], Phrase]
+    """A value in words, as the options step says it."""
+
+
+RULESET_OPTIONS: Mapping[str, RulesetOption] = MappingProxyType(
+    {
+        option.name: option
+        for option in (
+            RulesetOption(
+                "target",
+                phrase("Score to reach"),
+                (None, 10, 15, 20, 25, 30, 35, 40, 50),
+                10,
+                100,
+                lambda n: verbatim(str(n)),
+            ),
+            RulesetOption(
+                "bonus_cap",
+                phrase("Most bonus points"),
+                (None, 0, 1, 2, 3, 4, 5),
+                0,
+                12,
+                lambda n: verbatim(str(n)),
+            ),
+            RulesetOption(
+                "storyteller_turns",
+                phrase("Turns as storyteller"),
+                (None, 1, 2, 3, 4),
+                1,
+                6,
+                lambda n: plural("{n} turn", "{n} turns", n),
+            ),
+            RulesetOption(
+                "deck",
+                phrase("Cards in the deck"),
+                (84, 168, 252, 336),
+                CARDS_PER_BOX,
+                12 * CARDS_PER_BOX,
+                lambda n: plural("{n} card", "{n} cards", n),
+            ),
+            RulesetOption(
+                "round_limit",
+                phrase("Round limit"),
+                (None, 4, 5, 6, 8, 10, 12, 15, 20),
+                3,
+                50,
+                lambda n: plural("{n} round", "{n} rounds", n),
+            ),
+        )
+    }
+)
+"""The preset numbers a café may override, by name, in the order the options page
+lists them. What a phone may set lies around the rulebooks' presets (30 points; a
+bonus of 3; once each; 84 cards a box, 84 more an expansion): a short game to 10, a
+long one to 100, every box of a big collection (12 of 84 cards). Everything the
+options page offers lies within it."""
+OPTION_NAMES = tuple(RULESET_OPTIONS)
+"""The preset numbers a café may override, by name."""
 
 
 @dataclass(frozen=True)

@@ -7,20 +7,17 @@ the session has acted on it. A press from the page (confirm, undo, next) is a pl
 phone, a past round corrected, the game given up without the table's question.
 
 A change the journal could not keep is not made (`Unkept`): the page hears so in
-plain words, and the café's log gets the journal's own words, which name its files.
+plain words, and the café's log gets the journal's own words, which name its files
+(the runtime, which carries out the session's effects, writes them there).
 """
 
-import logging
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from companion.actions import Press
-from companion.errors import DiskFullError
 from companion.phrases import Phrase, phrase
 from companion.rules import Reveal
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -70,11 +67,10 @@ class Unkept:
     """Whether the card (or disk) holding the journal is full."""
 
 
-def unkept(error: BaseException, what: str) -> Unkept:
-    """The words for a change the journal could not keep (`error`), and the error in
-    full on the café's log; `what` names the change there ("the setup")."""
-    log.warning("the journal could not keep %s: %s", what, error)
-    if isinstance(error, DiskFullError):
+def unkept(card_full: bool) -> Unkept:
+    """The words for a change the journal could not keep (the runtime puts the error in
+    full on the café's log)."""
+    if card_full:
         words = phrase("this was not kept: the memory card is full; make room, then try again")
         return Unkept(words, card_full=True)
     return Unkept(phrase("this was not kept: the table could not write it down; try again"))

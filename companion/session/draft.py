@@ -14,33 +14,21 @@ from companion.colours import BY_NAME, COLOURS, WORDS
 from companion.errors import CompanionError, SettingError
 from companion.language import Language, find_language, translations
 from companion.names import name_fault
-from companion.rules import RULESETS, Ruleset, Seating, find_ruleset
+from companion.rules import RULESET_OPTIONS, RULESETS, Ruleset, Seating, find_ruleset
 from companion.session.lineup import Lineup
 
 DEFAULT_RULESET = "odyssey"
 """The edition a new table offers first."""
 
 OPTION_CHOICES: Mapping[str, tuple[int | None, ...]] = {
-    "target": (None, 10, 15, 20, 25, 30, 35, 40, 50),
-    "bonus_cap": (None, 0, 1, 2, 3, 4, 5),
-    "storyteller_turns": (None, 1, 2, 3, 4),
-    "deck": (84, 168, 252, 336),
-    "round_limit": (None, 4, 5, 6, 8, 10, 12, 15, 20),
+    name: option.offered for name, option in RULESET_OPTIONS.items()
 }
-"""The values the options page offers for each option, in the order Next cycles them
-(None: no limit). A preset not in the list is offered too."""
+"""The values the options page offers for each option (`RulesetOption.offered`)."""
 OPTION_RANGES: Mapping[str, tuple[int, int]] = {
-    "target": (10, 100),
-    "bonus_cap": (0, 12),
-    "storyteller_turns": (1, 6),
-    "deck": (84, 1008),
-    "round_limit": (3, 50),
+    name: (option.lowest, option.highest) for name, option in RULESET_OPTIONS.items()
 }
 """The values a phone may set each option to, lowest and highest (None, no limit, too,
-where the edition allows it): the rulebooks' presets (30 points; a bonus of 3; once
-each; 84 cards a box, 84 more an expansion) and what a café might choose around
-them: a short game to 10, a long one to 100, every box of a big collection (12 of
-84 cards). Everything the options page offers lies within them."""
+where the edition allows it)."""
 
 
 def colour_name(colour: str, language: Language) -> str:

@@ -5,8 +5,9 @@ A table is always in exactly one phase, and each phase holds what only it needs:
 game ended. What lasts across phases (the game, the table as last read, the guards
 against scoring a table twice, the rabbits' hop, a message) sits beside it in
 `SessionState`. Nothing here changes in place: the session's transitions take a
-state and an event and return the next state, and the screen, the LED strip and
-the web page read a `Snapshot` of it, safely from any thread.
+state and an event and return the next state (with the effects for the runtime to
+carry out), and the screen, the LED strip and the web page read a `Snapshot` of it,
+safely from any thread.
 """
 
 import dataclasses

@@ -15,6 +15,7 @@ frame.truth.visible_tags
 ```
 
 `scene` says what lies where (and `tokens` how a disc under a tag sits in space),
+`rounds` lays out a random round of a game, its tokens laid as `laying` says hands do,
 `camera` where the camera is and how its lens bends the view, `lenses` the cameras
 a café buys, `effects` the light and the sensor (with `glare`, `shadows` and
 `hands`), `autos` the camera's hunting for focus and exposure, `looks` the named
@@ -27,10 +28,12 @@ The frame source that hands these frames to the game loop is
 
 from companion.sim.camera import CameraPose, View
 from companion.sim.effects import Conditions
+from companion.sim.laying import Laying
 from companion.sim.lenses import LENSES, SimLens, find_lens
 from companion.sim.looks import VARIATIONS, Look, Variation, find_variation, look_with
 from companion.sim.render import SimCamera, SimFrame, render
-from companion.sim.scene import Disc, ForeignCode, Lay, Laying, Placement, Scene, round_scene
+from companion.sim.rounds import round_scene
+from companion.sim.scene import Disc, ForeignCode, Lay, Placement, Scene
 from companion.sim.truth import Obstruction, SimTruth, TagTruth
 
 __all__ = [

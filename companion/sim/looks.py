@@ -15,7 +15,8 @@ from typing import Any
 
 from companion.errors import SettingError
 from companion.sim.effects import Conditions
-from companion.sim.scene import Disc, Laying
+from companion.sim.laying import Laying
+from companion.sim.scene import Disc
 
 GOOD_CAFE = Conditions(blur_sigma_px=0.8, noise_sigma=3.0, jpeg_quality=None)
 """A good café: a little blur and noise, a gentle gradient, frames handed over raw

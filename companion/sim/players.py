@@ -20,7 +20,8 @@ from companion.kit.layouts import Layout
 from companion.kit.tags import KitTag, Role
 from companion.rules import Game, Reveal
 from companion.sim.looks import CAFE, Look
-from companion.sim.scene import Lay, Placement, Scene, round_scene
+from companion.sim.rounds import round_scene
+from companion.sim.scene import Lay, Placement, Scene
 
 SETTLING = 6
 """Frames each stage of laying out lasts before the next hand comes."""

@@ -20,9 +20,8 @@ from companion.phrases import (
     phrase,
     plural,
     rendered,
-    verbatim,
 )
-from companion.rules import Ruleset, Seating, find_ruleset
+from companion.rules import RULESET_OPTIONS, Ruleset, Seating, find_ruleset
 from companion.session.draft import KIT_COLOURS, Draft, colour_name
 from companion.session.setup import EDITIONS, LANGUAGES, OPTIONS, player_range, seats_on_table
 from companion.session.states import (
@@ -46,13 +45,7 @@ STEP_WORDS = (
 )
 """The steps' short names, for the progress line."""
 
-OPTION_WORDS: dict[str, Phrase] = {
-    "target": phrase("Score to reach"),
-    "bonus_cap": phrase("Most bonus points"),
-    "storyteller_turns": phrase("Turns as storyteller"),
-    "deck": phrase("Cards in the deck"),
-    "round_limit": phrase("Round limit"),
-}
+OPTION_WORDS: dict[str, Phrase] = {name: o.words for name, o in RULESET_OPTIONS.items()}
 """Each option's name on the options page."""
 
 DONE = in_context("setup choice", "Done: go on")
@@ -334,12 +327,4 @@ def _options(draft: Draft, at: Tuning, page: _Page) -> StepView:
 
 def option_value(name: str, value: int | None) -> Phrase:
     """An option's value in words, as the options step says it (the phone page too)."""
-    if value is None:
-        return phrase("no limit")
-    if name == "deck":
-        return plural("{n} card", "{n} cards", value)
-    if name == "round_limit":
-        return plural("{n} round", "{n} rounds", value)
-    if name == "storyteller_turns":
-        return plural("{n} turn", "{n} turns", value)
-    return verbatim(str(value))
+    return phrase("no limit") if value is None else RULESET_OPTIONS[name].counted(value)

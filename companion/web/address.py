@@ -4,67 +4,25 @@
 8080. The address shown to players (the QR code on the table's screen) is the Pi's
 IP address on the café's network, never a `.local` name, which many Android phones
 cannot resolve. The network may come up after the companion (a Pi boots faster than
-a café's router answers DHCP), so the address is looked up again now and then.
+a café's router answers DHCP), so the address is looked up again now and then. Where
+it listens is part of the table's configuration (`companion.runtime.config`).
 """
 
 import ipaddress
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from companion.errors import SettingError
-from companion.numbers import in_digits
+from companion.runtime.config import DEFAULT_HOST as DEFAULT_HOST
+from companion.runtime.config import DEFAULT_PORT as DEFAULT_PORT
+from companion.runtime.config import Listen as Listen
+from companion.runtime.config import parse_listen as parse_listen
 
-DEFAULT_HOST = "0.0.0.0"
-"""Listen on every address of the Pi: on a café table, its LAN."""
-DEFAULT_PORT = 8080
-"""The page's port by default (80 needs root)."""
 LOOKUP_SECONDS = 10.0
 """How often the LAN address is looked up again."""
 _PROBE = ("192.0.2.1", 9)
 """An address no packet is sent to (TEST-NET-1): connecting a UDP socket towards it
 only asks the kernel which local address its route would leave from."""
-_WILDCARDS = {"0.0.0.0", "::", ""}
-
-
-@dataclass(frozen=True)
-class Listen:
-    """Where the web server listens."""
-
-    host: str
-    """An IP address (or a wildcard: every address of the machine)."""
-    port: int
-    """The TCP port; 0 lets the system choose one (tests)."""
-
-    @property
-    def wildcard(self) -> bool:
-        """Whether it listens on every address, so the LAN address must be found."""
-        return self.host in _WILDCARDS
-
-
-def parse_listen(text: str) -> Listen:
-    """`--web`'s value: HOST:PORT, [IPv6]:PORT, HOST alone, or :PORT; `SettingError`
-    naming what is wrong."""
-    text = text.strip()
-    host, port_text = text, ""
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port_text = rest.removeprefix(":")
-    elif text.count(":") == 1:
-        host, _, port_text = text.partition(":")
-    host = host or DEFAULT_HOST
-    if port_text and (not in_digits(port_text) or len(port_text) > 5 or int(port_text) > 65535):
-        raise SettingError(f"--web {text}: the port must be a number from 0 to 65535")
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        if host != "localhost":
-            raise SettingError(
-                f"--web {text}: give an IP address to listen on (such as 0.0.0.0:8080), not a name"
-            ) from None
-        host = "127.0.0.1"
-    return Listen(host, int(port_text) if port_text else DEFAULT_PORT)
 
 
 def lan_address() -> str | None:

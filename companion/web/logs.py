@@ -23,7 +23,7 @@ LOGGERS = (
     "asyncio",
     "uvicorn",
     "uvicorn.error",
-    "companion.session.commands",
+    "companion.runtime.effects",
     "companion.web.connections",
     "companion.web.live",
     "companion.web.staff",

@@ -120,8 +120,15 @@ class Pages:
             live=self.live(view, state, language),
         )
 
-    def games(self, summaries: Sequence[GameSummary | DamagedGame], language: Language) -> str:
-        """`GET /games`: the table's past games, newest first."""
+    def games(
+        self,
+        summaries: Sequence[GameSummary | DamagedGame],
+        language: Language,
+        *,
+        archive_damage: str | None = None,
+    ) -> str:
+        """`GET /games`: the table's past games, newest first, under a note saying why
+        the archive's games are missing when it cannot be read (`archive_damage`)."""
         words = translations(language)
         newest = sorted(summaries, key=lambda s: s.id, reverse=True)
         return self._render(
@@ -131,6 +138,7 @@ class Pages:
             csrf="",
             setting_up=False,
             games=[game_line(s, words) for s in newest],
+            archive_damage=archive_damage,
         )
 
     def game(

@@ -5,9 +5,10 @@ checks it, so the server keeps one read-only connection on a thread of its own a
 sends every read there, one at a time. The game loop's writer is never
 touched: the journal's WAL lets this reader see every committed round while the
 loop writes the next. The archive beside the journal (`companion history archive`
-makes it while the table is stopped) is opened the same way once it is there, so
+makes it while the table is stopped) is opened by `open_archive` once it is there, so
 archived games are listed and shown like the others; an archive that cannot be
-opened leaves them out (the doctor says why) rather than stopping every page.
+opened is handed to the reads as damaged (tried again at the next read), and the
+list of games says so above the journal's games rather than stopping every page.
 """
 
 import asyncio
@@ -17,8 +18,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.closing import Closing
-from companion.errors import CompanionError
-from companion.journal import History, archive_path
+from companion.journal import History
+from companion.journal.archive_file import Damaged, Open, open_archive
 from companion.journal.file import JournalFile
 
 T = TypeVar("T")
@@ -43,9 +44,14 @@ class JournalReader(Closing):
     def _run(self, work: Callable[[History], T]) -> T:
         if self._file is None:  # opened at the first read: a new table has no journal yet
             self._file = JournalFile(self.path)
-        if self._archive is None:
-            self._archive = _opened_archive(self.path)
-        return work(History(self._file, self._archive))
+        archive: JournalFile | Damaged | None = self._archive
+        if archive is None:
+            state = open_archive(self.path)
+            if isinstance(state, Open):
+                self._archive = archive = state.file
+            elif isinstance(state, Damaged):
+                archive = state
+        return work(History(self._file, archive))
 
     def close(self) -> None:
         """Close the file on its own thread, then stop the thread; safe twice."""
@@ -60,15 +66,3 @@ class JournalReader(Closing):
             if file is not None:
                 file.close()
         self._file = self._archive = None
-
-
-def _opened_archive(journal: Path) -> JournalFile | None:
-    """The archive beside the journal opened to read, or None while there is none or it
-    cannot be opened (it is tried again at the next read)."""
-    path = archive_path(journal)
-    if not path.is_file():
-        return None
-    try:
-        return JournalFile(path)
-    except CompanionError:
-        return None

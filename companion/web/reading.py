@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.journal import GameSummary, History, RoundImages, RoundSummary, StoredGame
-from companion.journal.history import exported
+from companion.journal.history import GameList, exported
 from companion.phrases import phrase
 from companion.view.present import present
 from companion.web.documents import game_document, state_document, summary_document
@@ -49,10 +49,19 @@ async def table_page(site: Site, request: Request) -> Response:
     return page_response(html, csrf, request)
 
 
+NO_GAMES = GameList((), None)
+"""The list of games of a table that has no journal yet."""
+
+
 async def games_page(site: Site, request: Request) -> Response:
-    """`GET /games`: the table's games."""
-    summaries = await read_journal(site, lambda history: history.games(), missing=())
-    html = site.pages.games(summaries, table_language(site))
+    """`GET /games`: the table's games, under a note when the archive is damaged."""
+    listed = await read_journal(site, lambda history: history.listing(), missing=NO_GAMES)
+    damage = listed.archive_damage
+    html = site.pages.games(
+        listed.games,
+        table_language(site),
+        archive_damage=None if damage is None else damage.reason,
+    )
     return page_response(html, page_csrf(site, request), request)
 
 
@@ -115,9 +124,13 @@ async def api_state(site: Site, request: Request) -> Response:
 
 
 async def api_games(site: Site, request: Request) -> Response:
-    """`GET /api/games`: the table's games, as JSON."""
-    summaries = await read_journal(site, lambda history: history.games(), missing=())
-    return json_response({"games": [summary_document(s) for s in summaries]})
+    """`GET /api/games`: the table's games, as JSON; with `archive_damage` saying why the
+    archive's games are missing when it cannot be read."""
+    listed = await read_journal(site, lambda history: history.listing(), missing=NO_GAMES)
+    doc: dict[str, Any] = {"games": [summary_document(s) for s in listed.games]}
+    if listed.archive_damage is not None:
+        doc["archive_damage"] = listed.archive_damage.reason
+    return json_response(doc)
 
 
 async def api_game(site: Site, request: Request) -> Response:

@@ -1,16 +1,15 @@
 """Calibrating straight from the camera into the state folder, where `companion play`
 finds it; and a table without a calibration still plays, by hand, saying why."""
 
-from contextlib import ExitStack
 from pathlib import Path
 
 import cv2
 import pytest
 
 from companion.cli import build_parser, main
-from companion.cli.play import _loop
-from companion.journal import Journal
+from companion.cli.play import play_table
 from companion.runtime.camera import Watching
+from companion.runtime.config import TableConfig
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import load_calibration
 from tests.screens import RecordingScreen
@@ -45,8 +44,8 @@ def test_calibrate_reads_the_camera_and_saves_into_the_state_folder(
     args = build_parser().parse_args(
         ["play", "--source", f"folder:{frames}", "--display", "headless", "--players", "4"]
     )
-    with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         assert loop.camera is not None and isinstance(loop.camera.state.status, Watching)
         assert loop.camera_note == ""
 
@@ -87,8 +86,8 @@ def test_without_a_calibration_the_game_is_played_by_hand_and_the_screen_says_wh
     args = build_parser().parse_args(
         ["play", "--source", "picamera", "--display", "headless", "--players", "4"]
     )
-    with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         loop.screen = recording_screen
         loop.step()
     assert loop.camera is None

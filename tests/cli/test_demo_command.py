@@ -15,7 +15,8 @@ import pytest
 
 from companion.cli import demo as demo_command
 from companion.cli import main
-from companion.demo.demo import NAMES, run_demo
+from companion.demo.demo import run_demo
+from companion.demo.group import NAMES
 from companion.journal import Journal
 from companion.language import Language
 from companion.runtime.loop import Loop

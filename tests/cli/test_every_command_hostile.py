@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cli import build_parser, main, play
+from companion.cli import build_parser, main
 from companion.errors import CompanionError
+from companion.runtime.config import TableConfig
 from companion.vision.calibration import save_calibration
 from tests.vision.scenes import LAYOUT_NAME, calibration, empty_frame
 
@@ -322,7 +323,7 @@ def test_play_options_are_checked_in_one_line(
     if args is None:
         return
     try:  # the check `play` runs before it opens anything, as it runs it
-        play.check_options(args)
+        TableConfig.from_args(args)
     except CompanionError as err:
         assert "\n" not in str(err)
     assert not journal.exists()

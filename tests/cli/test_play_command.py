@@ -1,18 +1,19 @@
 """`companion play`: starting, stopping as a service is stopped, resuming, bad options."""
 
-from contextlib import ExitStack
 from pathlib import Path
 
 import pygame
 import pytest
 
 from companion.cli import build_parser, main
-from companion.cli.play import JOURNAL_OPEN_SECONDS, _loop, journal_check_seconds
+from companion.cli.play import play_table
 from companion.display.theme import BACKGROUND
 from companion.journal import Journal
 from companion.language import Language
 from companion.rules import Game, Reveal, find_ruleset
+from companion.runtime.build import JOURNAL_OPEN_SECONDS, journal_check_seconds
 from companion.runtime.camera import Failed
+from companion.runtime.config import TableConfig
 from companion.runtime.config_error import draw_config_error
 from companion.service_options import EX_CONFIG
 from companion.session.states import Phase
@@ -47,8 +48,8 @@ def test_play_resumes_the_journals_unfinished_game(tmp_path: Path) -> None:
     args = build_parser().parse_args(
         ["play", "--source", "none", "--display", "headless", "--journal", str(path)]
     )
-    with Journal(path) as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         assert loop.session.state.game_id == game_id
         assert loop.session.state.game.round_number == 2
         assert loop.session.state.lineup.colours == ("red", "blue", "green")
@@ -59,8 +60,8 @@ def test_play_without_players_sets_up_the_game_at_the_table(tmp_path: Path) -> N
     args = build_parser().parse_args(
         ["play", *NO_PARTS, "--language", "fr", "--journal", str(path)]
     )
-    with Journal(path) as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         state = loop.session.state
         assert state.phase is Phase.LANGUAGE
         assert state.language is Language.FRENCH
@@ -122,8 +123,8 @@ def test_the_same_options_resume_and_changed_players_or_rules_start_a_new_game(
     args = build_parser().parse_args(
         ["play", "--source", "none", "--display", "headless", "--journal", str(path), *options]
     )
-    with Journal(path) as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         assert (loop.session.state.game_id == game_id) is resumed
         assert (loop.session.state.game.round_number == 2) is resumed
     said = capsys.readouterr().err
@@ -139,8 +140,8 @@ def test_a_damaged_camera_profile_is_shown_and_retried_not_a_crash(
     args = build_parser().parse_args(
         ["play", "--source", "picamera", "--display", "headless", "--players", "4"]
     )
-    with Journal(tmp_path / "journal.sqlite") as journal, ExitStack() as stack:
-        loop = _loop(args, journal, stack)
+    with play_table(TableConfig.from_args(args)) as table:
+        loop = table.loop
         assert loop.camera is not None
         status = loop.camera.state.status
         assert isinstance(status, Failed)

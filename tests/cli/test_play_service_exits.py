@@ -13,6 +13,8 @@ from companion.cli import build_parser, main, play
 from companion.cli.each import EXIT_BAD_INPUT
 from companion.journal.lock import WriterLock
 from companion.runtime import config_error
+from companion.runtime.build import Blind, camera_source
+from companion.runtime.config import TableConfig
 from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_USEC
 from companion.service_options import EX_CONFIG
 from tests.service_ready import run_as_service
@@ -101,7 +103,7 @@ def test_no_camera_in_any_spelling_the_check_accepts_means_no_camera(
     args: argparse.Namespace = build_parser().parse_args(
         ["play", "--source", spec, "--calibration", str(tmp_path / "missing.json")]
     )
-    assert play._camera(args) == (None, "")
+    assert camera_source(TableConfig.from_args(args).camera, play.say) == Blind()
 
 
 @pytest.mark.timeout(30)  # a number taken wrongly starts a game that runs on

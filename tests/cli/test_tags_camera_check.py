@@ -15,8 +15,10 @@ from companion.kit.layouts import layout_names, load_layout
 from companion.kit.mounting import LENSES, RECOMMENDED_LENS, kit_check
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLE = ROOT / "hardware" / "README.md"
-README = ROOT / "README.md"
+TABLE = ROOT / "docs" / "hardware.md"
+"""The hardware guide, with the camera table."""
+OWNER = ROOT / "docs" / "owner.md"
+"""The café owner's guide, with the kit's command and the board table."""
 MAT_REFUSED = (
     "companion tags: 24 mm tokens are too small for mat-a1-12 with the Camera Module 3: "
     "from 88 cm, the lowest height that shows the whole board, they span fewer than 4 "
@@ -37,7 +39,7 @@ def test_a_kit_too_small_for_the_camera_is_refused_with_the_size_that_works(
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", MAT_REFUSED)
     assert not out.exists()
-    assert f"\n{MAT_REFUSED}```" in README.read_text(encoding="utf-8"), "the README's example"
+    assert f"\n{MAT_REFUSED}```" in OWNER.read_text(encoding="utf-8"), "the owner's guide's example"
 
 
 def test_a_refused_kit_leaves_the_previous_kit_as_it_was(
@@ -107,11 +109,11 @@ def test_the_kit_is_checked_against_the_camera_asked_for(
     assert tags(out, "--camera", "usb-4k", "--token-mm", "26") == 0
 
 
-def test_the_readme_command_prints_a_kit_the_recommended_camera_reads(
+def test_the_guides_command_prints_a_kit_the_recommended_camera_reads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`companion tags --kit CAFE1 --players 12 --out kit/`, as the README has it."""
-    assert "companion tags --kit CAFE1 --players 12 --out kit/\n" in README.read_text("utf-8")
+    """`companion tags --kit CAFE1 --players 12 --out kit/`, as the owner's guide has it."""
+    assert "companion tags --kit CAFE1 --players 12 --out kit/\n" in OWNER.read_text("utf-8")
     assert tags(tmp_path, players="12") == 0
     assert capsys.readouterr().err == ""
     check = kit_check(load_layout(DEFAULT_LAYOUT))
@@ -153,9 +155,9 @@ def test_the_guides_table_and_tags_ask_for_the_same_sizes(
     assert not less.exists()
 
 
-def readme_boards(readme: Path) -> dict[str, list[str]]:
+def guide_boards(guide: Path) -> dict[str, list[str]]:
     """A guide's "your board" table by layout name: its cells."""
-    text = readme.read_text(encoding="utf-8")
+    text = guide.read_text(encoding="utf-8")
     section = text[text.index("| your board |") :]
     rows = {}
     for line in section.splitlines()[2:]:
@@ -166,9 +168,9 @@ def readme_boards(readme: Path) -> dict[str, list[str]]:
     return rows
 
 
-@pytest.mark.parametrize("readme", [README, TABLE], ids=["README", "hardware guide"])
-def test_the_guides_board_tables_are_what_the_layouts_and_the_rule_say(readme: Path) -> None:
-    rows = readme_boards(readme)
+@pytest.mark.parametrize("guide", [OWNER, TABLE], ids=["owner's guide", "hardware guide"])
+def test_the_guides_board_tables_are_what_the_layouts_and_the_rule_say(guide: Path) -> None:
+    rows = guide_boards(guide)
     assert sorted(rows) == layout_names()
     assert [name for name, cells in rows.items() if "default" in cells[1]] == [DEFAULT_LAYOUT]
     for name, cells in rows.items():

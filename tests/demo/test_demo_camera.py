@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from companion.demo.demo import KIT, LAYOUT, calibrated, demo_pose
+from companion.demo.camera import KIT, calibrated, demo_pose
+from companion.demo.demo import LAYOUT
 from companion.kit.layouts import load_layout
 from companion.sim import LENSES, Scene, look_with
 from companion.sources.simulated import SimulatedTable

@@ -4,9 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.demo.demo import run_demo
-from companion.display.screen import DisplayMode
-from companion.journal import Journal
+from companion.demo.demo import DemoGame, demo_config, run_demo
 from companion.rules import find_ruleset
 from tests.vision.scenes import LAYOUT_NAME
 
@@ -35,17 +33,11 @@ def test_memory_stays_flat_over_sixty_rounds(tmp_path: Path) -> None:
             memory[int(line.split()[1])] = resident_mb()
 
     endless = find_ruleset("odyssey").with_options({"target": None, "storyteller_turns": 1000})
-    with Journal(tmp_path / "journal.sqlite") as journal:
-        result = run_demo(
-            endless,
-            4,
-            journal,
-            DisplayMode.HEADLESS,
-            layout_name=LAYOUT_NAME,
-            auto_confirm=0.3,
-            rounds=ROUNDS,
-            say=said,
-        )
+    result = run_demo(
+        demo_config(tmp_path / "journal.sqlite", auto_confirm=0.3),
+        DemoGame(endless, 4, layout=LAYOUT_NAME, rounds=ROUNDS),
+        say=said,
+    )
     assert result.scored == ROUNDS
     assert result.exact == ROUNDS
     grown = memory[ROUNDS] - memory[FIRST]

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.demo.demo import NAMES, Group, Typed, setup_move
+from companion.demo.group import NAMES, Group, Typed, setup_move
 from companion.errors import CompanionError
 from companion.journal import Journal
 from companion.language import Language
 from companion.rules import find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.draft import KIT_COLOURS, Draft
 from companion.session.session import Session, Settings
 from companion.session.setup import STEP_NAMES
@@ -69,7 +70,7 @@ def test_the_group_sets_up_its_game_by_touch_tokens_and_names_typed_on_a_phone(
     journal: Journal, language: Language
 ) -> None:
     group = Group.of(language, ODYSSEY, 5)
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     phases = set_up(session, group)
     steps = [Phase.LANGUAGE, Phase.EDITION, Phase.SEATS, Phase.NAMES, Phase.OPTIONS, Phase.SETUP]
     assert list(dict.fromkeys(phases)) == steps
@@ -88,7 +89,7 @@ def test_the_group_sets_up_its_game_by_touch_tokens_and_names_typed_on_a_phone(
 
 def test_the_group_waits_at_the_seats_step_until_its_tokens_are_read(journal: Journal) -> None:
     group = Group.of(Language.ENGLISH, ODYSSEY, 4)
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     for _ in range(2):
         move = setup_move(session.state, group)
         assert move is not None and not isinstance(move, Typed)
@@ -104,7 +105,7 @@ def test_the_group_waits_at_the_seats_step_until_its_tokens_are_read(journal: Jo
 def test_a_setup_kept_for_another_edition_and_group_is_gone_back_over(journal: Journal) -> None:
     kept = Draft(Language.FRENCH, "classic", seats=KIT_COLOURS[2:6])
     journal.save_setup(STEP_NAMES[Choosing], kept.document())
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     assert session.state.phase is Phase.SETUP
     group = Group.of(Language.ENGLISH, ODYSSEY, 4)
     phases = set_up(session, group)
@@ -122,7 +123,7 @@ def test_a_game_without_end_is_kept_as_the_setup_a_fresh_demo_starts_from(
     endless = ODYSSEY.with_options({"target": None, "storyteller_turns": 1000})
     group = Group.of(Language.FRENCH, endless, 4)
     journal.save_setup(STEP_NAMES[PickingLanguage], group.kept(Language.ENGLISH).document())
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     assert session.state.phase is Phase.LANGUAGE
     set_up(session, group)
     assert session.state.game.ruleset == endless
@@ -135,7 +136,7 @@ def test_options_the_options_page_cannot_give_stop_the_demo_with_the_way_out(
     names = tuple(sorted(zip(group.seats, group.names, strict=True)))
     kept = Draft(Language.ENGLISH, "odyssey", seats=group.seats, names=names)
     journal.save_setup(STEP_NAMES[Tuning], kept.document())
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     assert session.state.phase is Phase.OPTIONS
     with pytest.raises(CompanionError, match="without --resume"):
         setup_move(session.state, group)

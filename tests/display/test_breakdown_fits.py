@@ -12,7 +12,7 @@ import pytest
 
 from companion.actions import Action
 from companion.colours import COLOURS
-from companion.display import breakdown, fonts, layout, table, theme
+from companion.display import breakdown_layout, fonts, layout, table, theme
 from companion.display.render import render
 from companion.display.scoreboard import standings
 from companion.display.view import (
@@ -169,7 +169,7 @@ def proposal_view(
     )
 
 
-def laid_out(view: ScreenView, size: tuple[int, int]) -> tuple[table.Parts, breakdown.Plan]:
+def laid_out(view: ScreenView, size: tuple[int, int]) -> tuple[table.Parts, breakdown_layout.Plan]:
     """Where the screen puts the points, and how the table lays them out there."""
     s = theme.scale_for(size[1])
     frame = layout.frame(size, s, bool(view.buttons))
@@ -181,7 +181,7 @@ def laid_out(view: ScreenView, size: tuple[int, int]) -> tuple[table.Parts, brea
         bare = tuple(dataclasses.replace(line, reasons=()) for line in points.lines)
         points = dataclasses.replace(points, lines=bare)
     totals = standings(view.rabbits) if parts.merged else ()
-    return parts, breakdown.plan(pygame.Rect(parts.points).size, points, s, totals)
+    return parts, breakdown_layout.plan(pygame.Rect(parts.points).size, points, s, totals)
 
 
 def size_id(size: tuple[int, int]) -> str:
@@ -212,7 +212,7 @@ def test_every_reason_of_a_proposal_is_drawn_whole(
         assert " ".join(row.lines).split() == " ".join(scorer.reasons).split()
         assert not any(fonts.ELLIPSIS in line for line in row.lines)
         assert all(fonts.width(line, plan.reason_px) <= plan.reason_width for line in row.lines)
-        assert len(row.lines) <= breakdown.LINES_PER_REASON * len(scorer.reasons)
+        assert len(row.lines) <= breakdown_layout.LINES_PER_REASON * len(scorer.reasons)
 
 
 @pytest.mark.parametrize(("real", "language", "camera", "size"), CASES)
@@ -220,7 +220,7 @@ def test_reasons_are_never_drawn_below_the_least_size(
     real: RealRound, language: Language, camera: bool, size: tuple[int, int]
 ) -> None:
     _, plan = laid_out(proposal_view(real, language, camera), size)
-    least = theme.scale_for(size[1])(breakdown.LEAST_REASON)
+    least = theme.scale_for(size[1])(breakdown_layout.LEAST_REASON)
     assert plan.reason_px >= least
     assert min(plan.reason_px, plan.name_px, plan.points_px) == plan.reason_px
     if size == (800, 480):
@@ -297,8 +297,8 @@ def test_a_table_too_long_for_its_room_drops_repeated_zero_reasons_before_cuttin
     s = theme.scale_for(480)
     zeros = [r for line in view.proposal.lines for r in line.reasons if r.startswith("0 ")]
     assert len(zeros) > 2 and len(set(zeros)) == 1
-    tight = breakdown.plan((780, 215), view.proposal, s, standings(view.rabbits))
-    roomy = breakdown.plan((780, 330), view.proposal, s, standings(view.rabbits))
+    tight = breakdown_layout.plan((780, 215), view.proposal, s, standings(view.rabbits))
+    roomy = breakdown_layout.plan((780, 330), view.proposal, s, standings(view.rabbits))
     assert roomy.whole
     assert tight.dropped and not tight.cut
     shown = [r for row in tight.rows for r in row.reasons if r.startswith("0 ")]
@@ -308,7 +308,7 @@ def test_a_table_too_long_for_its_room_drops_repeated_zero_reasons_before_cuttin
 def test_a_table_with_no_room_at_all_is_cut_short_with_an_ellipsis() -> None:
     view = proposal_view(ROUNDS[0], Language.FRENCH)
     assert view.proposal is not None
-    plan = breakdown.plan((500, 120), view.proposal, theme.scale_for(480))
+    plan = breakdown_layout.plan((500, 120), view.proposal, theme.scale_for(480))
     assert plan.cut and not plan.whole
     assert any(row.lines and row.lines[-1].endswith(fonts.ELLIPSIS) for row in plan.rows)
 

@@ -26,6 +26,7 @@ from companion.journal import Journal
 from companion.language import Language, translations
 from companion.phrases import phrase
 from companion.rules import find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
@@ -263,18 +264,18 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 
 def test_present_puts_the_page_on_setup_and_game_views(journal: Journal) -> None:
-    setting_up = Session.setting_up(journal, Settings(SLOTS))
+    setting_up = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     assert present(setting_up.state, 0.0, None).page is None
     view = present(setting_up.state, 0.0, None, page=PAGE)
     assert view.setup is not None and view.page == PAGE
     assert view.page_caption == "Follow the game on your phone"
-    playing = Session.new(find_ruleset("odyssey"), LINEUP, journal, Settings(SLOTS))
+    playing = Session.new(find_ruleset("odyssey"), LINEUP, JournalEffects(journal), Settings(SLOTS))
     assert present(playing.state, 0.0, None).page is None
     assert present(playing.state, 0.0, None, page=PAGE).page == PAGE
 
 
 def test_the_words_under_the_code_are_in_the_tables_language(journal: Journal) -> None:
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     state = session.state
     french = dataclasses.replace(
         state, draft=dataclasses.replace(state.draft, language=Language.FRENCH)
@@ -288,7 +289,7 @@ def test_the_loop_asks_for_the_address_at_every_step(
     journal: Journal, recording_screen: RecordingScreen
 ) -> None:
     addresses = iter((None, PAGE, LONGER_PAGE))
-    session = Session.new(find_ruleset("odyssey"), LINEUP, journal, Settings(SLOTS))
+    session = Session.new(find_ruleset("odyssey"), LINEUP, JournalEffects(journal), Settings(SLOTS))
     loop = Loop(session, recording_screen, lambda: 0.0, page=lambda: next(addresses))
     for _ in range(3):
         loop.step()
@@ -298,7 +299,7 @@ def test_the_loop_asks_for_the_address_at_every_step(
 def test_a_loop_without_a_page_shows_no_code(
     journal: Journal, recording_screen: RecordingScreen
 ) -> None:
-    session = Session.new(find_ruleset("odyssey"), LINEUP, journal, Settings(SLOTS))
+    session = Session.new(find_ruleset("odyssey"), LINEUP, JournalEffects(journal), Settings(SLOTS))
     Loop(session, recording_screen, lambda: 0.0).step()
     (view,) = recording_screen.views
     assert view.page is None

@@ -14,7 +14,8 @@ from companion.actions import Action, Press
 from companion.colours import RGB
 from companion.display import fonts, layout, setup_screen, theme
 from companion.display.render import HitMap, render
-from companion.display.setup_screen import Plan, Words
+from companion.display.setup_screen import Plan
+from companion.display.setup_words import Words
 from companion.display.view import ScreenView, StepView
 from tests.display import sample_views
 

@@ -12,9 +12,8 @@ from companion.cli.each import EXIT_BAD_INPUT
 from companion.display.screen import CONSOLE_DRIVERS, DISPLAY_MODES
 from companion.service_options import EX_CONFIG, OPTIONS_FILE, SERVICE_STATE_DIR
 from companion.statedir import STATE_DIR_VARIABLE
+from tests.install.script import ROOT, install, unit_settings, unit_text
 
-ROOT = Path(__file__).resolve().parents[2]
-INSTALL = ROOT / "hardware" / "install"
 SYSTEM_PATHS = (
     Path("/etc/systemd/system/dixit-companion.service"),
     Path("/etc/default/dixit-companion"),
@@ -28,28 +27,6 @@ def tool(name: str) -> str:
     path = shutil.which(name)
     assert path is not None, f"{name} is missing: scripts/setup installs it"
     return path
-
-
-def install(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(INSTALL), *arguments], capture_output=True, text=True, check=False, timeout=60
-    )
-
-
-def unit_text() -> str:
-    result = install("--print-unit", "--user", "root")
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def unit_settings(text: str) -> dict[str, list[str]]:
-    """Each key of the unit to its values, in order."""
-    settings: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        if "=" in line and not line.startswith("#"):
-            key, _, value = line.partition("=")
-            settings.setdefault(key, []).append(value)
-    return settings
 
 
 def verify(unit: str, folder: Path) -> str:

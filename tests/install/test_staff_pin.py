@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.table_options import env_file_assignments
+from companion.cli.env_file import env_file_assignments
 from companion.service_options import PLACEHOLDER_PIN, STAFF_PIN_VARIABLE, pin_problem
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ once took to the last, starving the watchdog's messages."""
 
 from companion.web.connections import MAX_CONNECTIONS
 from companion.web.server import FILES_NEEDED
-from tests.install.test_install_script import unit_settings, unit_text
+from tests.install.script import unit_settings, unit_text
 
 
 def test_the_unit_grants_the_file_descriptors_the_page_is_sized_for() -> None:

@@ -1,5 +1,5 @@
 """Camera height per layout and lens, checked against the simulated camera, and the
-hardware README checked against the code it describes."""
+hardware guide checked against the code it describes."""
 
 import dataclasses
 import importlib.util
@@ -43,6 +43,8 @@ from companion.vision.pipeline import to_gray
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"
 SCRIPT = HARDWARE / "make_camera_table.py"
+GUIDE = ROOT / "docs" / "hardware.md"
+"""The hardware guide, whose camera and wiring tables are checked here."""
 SMALL_BOARD = load_layout(str(ROOT / "tests" / "vision" / "small-4.json"))
 """The compact board the reader's tests render quickly."""
 SIM_FRAME = (2304, 1296)
@@ -274,19 +276,19 @@ def test_settings_that_cannot_be_are_refused(make: Callable[[], object]) -> None
     assert isinstance(caught.value, CompanionError) and isinstance(caught.value, ValueError)
 
 
-# ---- the hardware README ----
+# ---- the hardware guide ----
 
 
-def readme_table(text: str) -> str:
+def guide_table(text: str) -> str:
     script = load_script()
     start, end = text.index(script.START), text.index(script.END)
     return text[text.index("\n", start) + 1 : end]
 
 
-def test_the_readme_camera_table_is_what_the_script_prints() -> None:
+def test_the_guide_camera_table_is_what_the_script_prints() -> None:
     printed = run_script()
     assert printed.returncode == 0, printed.stderr
-    assert readme_table((HARDWARE / "README.md").read_text(encoding="utf-8")) == printed.stdout
+    assert guide_table(GUIDE.read_text(encoding="utf-8")) == printed.stdout
     rows = [line for line in printed.stdout.splitlines() if line.startswith("| `")]
     assert len(rows) == len(layout_names()) * len(LENSES)
 
@@ -295,18 +297,18 @@ def test_the_script_rewrites_a_stale_table_and_refuses_a_file_without_markers(
     tmp_path: Path,
 ) -> None:
     script = load_script()
-    stale = tmp_path / "README.md"
+    stale = tmp_path / "hardware.md"
     stale.write_text(
         f"# Title\n\n{script.START}\n| old |\n{script.END}\n\nafter\n", encoding="utf-8"
     )
-    written = run_script("--write", "--readme", str(stale))
+    written = run_script("--write", "--guide", str(stale))
     assert written.returncode == 0, written.stderr
     text = stale.read_text(encoding="utf-8")
-    assert readme_table(text) == run_script().stdout
+    assert guide_table(text) == run_script().stdout
     assert text.startswith("# Title\n") and text.endswith("\nafter\n") and "| old |" not in text
     bare = tmp_path / "bare.md"
     bare.write_text("# no markers\n", encoding="utf-8")
-    refused = run_script("--write", "--readme", str(bare))
+    refused = run_script("--write", "--guide", str(bare))
     assert refused.returncode == 2 and "markers" in refused.stderr
     assert bare.read_text(encoding="utf-8") == "# no markers\n"
 
@@ -325,8 +327,8 @@ def test_the_script_plans_a_board_of_ones_own(tmp_path: Path) -> None:
 
 
 def wiring_rows() -> list[tuple[str, list[int], str]]:
-    """(part, physical pins, signal) for each row of the README's wiring table."""
-    text = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    """(part, physical pins, signal) for each row of the guide's wiring table."""
+    text = GUIDE.read_text(encoding="utf-8")
     section = text[text.index("## Wiring") : text.index("## The camera")]
     rows = []
     for line in section.splitlines():

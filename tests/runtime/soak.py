@@ -34,6 +34,7 @@ from companion.display.screen import DisplayMode, Screen
 from companion.journal import History, Journal
 from companion.rules import Game, Reveal, find_ruleset
 from companion.runtime.camera import Camera, Watching
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
@@ -196,7 +197,7 @@ def soak(
     with Journal(journal_path) as journal, Screen(mode=DisplayMode.HEADLESS) as screen:
         settings = Settings(tuple(s.slot for s in board.slots))
         camera = Camera(lambda: source, watcher, board, Watching(source))
-        session = Session.new(ENDLESS, LINEUP, journal, settings, camera.pictures)
+        session = Session.new(ENDLESS, LINEUP, JournalEffects(journal, camera.pictures), settings)
         loop = Loop(session, screen, lambda: now, camera=camera)
         started = time.perf_counter()
         samples = [sample(0, started)]

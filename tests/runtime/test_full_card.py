@@ -14,6 +14,7 @@ import pytest
 from companion.actions import Action, Press
 from companion.journal import History, Journal, RoundImages
 from companion.rules import Reveal, RoundScore, find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
 from companion.session.states import Phase
@@ -46,7 +47,10 @@ def card(tmp_path: Path) -> Iterator[SmallDisk]:
 
 def playing(journal: Journal) -> Session:
     session = Session.new(
-        find_ruleset("odyssey"), LINEUP, journal, Settings(tuple(range(1, 9))), pictures
+        find_ruleset("odyssey"),
+        LINEUP,
+        JournalEffects(journal, pictures),
+        Settings(tuple(range(1, 9))),
     )
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(TableObservation(), True, 0.0)

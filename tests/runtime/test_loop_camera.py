@@ -16,6 +16,7 @@ from companion.controls.light import Status, StatusLight
 from companion.errors import CameraLostError, CameraUnavailableError, HardwareUnavailableError
 from companion.journal import Journal
 from companion.runtime.camera import FAILURES_IN_A_ROW, RETRY_SECONDS, Camera, Watching
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.runtime.service import ServiceManager
 from companion.session.session import Session, Settings
@@ -45,7 +46,9 @@ def test_a_lost_camera_is_reported_retried_and_the_game_goes_on_by_hand(
     camera = Camera(lambda: table, TableWatcher(reader, Stabiliser()), board, Watching(table))
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
+        session = Session.new(
+            RULESET, LINEUP, JournalEffects(journal, camera.pictures), Settings((1, 2, 3, 4))
+        )
         loop = Loop(session, recording_screen, lambda: now[0], camera)
         loop.post(Press(Action.CONFIRM))
         loop.step()
@@ -116,7 +119,9 @@ def test_failing_hardware_never_ends_the_game(
     reader = TableReader(calibration(), board, make_decoder())
     camera = Camera(BrokenSource, TableWatcher(reader, Stabiliser()), board)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
+        session = Session.new(
+            RULESET, LINEUP, JournalEffects(journal, camera.pictures), Settings((1, 2, 3, 4))
+        )
         loop = Loop(session, recording_screen, lambda: 0.0, camera, light=BrokenLight())
         for _ in range(FAILURES_IN_A_ROW + 1):
             loop.step()
@@ -172,7 +177,9 @@ def rig(
     camera = Camera(open_camera, TableWatcher(reader, Stabiliser()), board)
     now = [0.0]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)), camera.pictures)
+        session = Session.new(
+            RULESET, LINEUP, JournalEffects(journal, camera.pictures), Settings((1, 2, 3, 4))
+        )
         loop = Loop(session, screen, lambda: now[0], camera, service=service)
         yield Rig(loop, camera, screen, session, now)
 

@@ -21,6 +21,7 @@ from companion.display.view import Level, ScreenView
 from companion.journal import History, Journal
 from companion.rules import Game
 from companion.runtime.camera import Camera
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.session.editor import RowKind
 from companion.session.session import Session, Settings
@@ -59,7 +60,9 @@ class Table:
             TableWatcher(reader, Stabiliser()),
             board,
         )
-        session = Session.new(RULESET, LINEUP, self.journal, settings, camera.pictures)
+        session = Session.new(
+            RULESET, LINEUP, JournalEffects(self.journal, camera.pictures), settings
+        )
         self.loop = Loop(session, self.screen, lambda: self.now, camera)
         self.factory = MockFactory()
         self.pressed: queue.SimpleQueue[Press] = queue.SimpleQueue()

@@ -24,10 +24,11 @@ from companion.journal.records import GameStatus
 from companion.language import Language
 from companion.rules import find_ruleset
 from companion.runtime.camera import Camera
+from companion.runtime.effects import JournalEffects, no_pictures
 from companion.runtime.loop import Loop
 from companion.session.draft import KIT_COLOURS, OPTION_CHOICES
 from companion.session.lineup import Lineup
-from companion.session.session import Session, Settings, no_pictures
+from companion.session.session import Session, Settings
 from companion.session.setup import EDITIONS, LANGUAGES, OPTIONS
 from companion.session.states import Phase, TakingSeats
 from companion.sources.folder import FolderSource
@@ -87,7 +88,7 @@ class Table:
                 board,
             )
         pictures = camera.pictures if camera is not None else no_pictures
-        session = Session.setting_up(self.journal, settings, pictures)
+        session = Session.setting_up(JournalEffects(self.journal, pictures), settings)
         self.loop = Loop(session, screen, lambda: self.now, camera)
         self.pins = pins
         self.factory = MockFactory()

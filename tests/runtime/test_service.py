@@ -12,6 +12,7 @@ import pytest
 
 from companion.errors import SettingError
 from companion.journal import Journal
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.runtime.service import QuietManager, Systemd, service_manager
 from companion.session.session import Session, Settings
@@ -45,7 +46,7 @@ def test_the_loop_says_ready_feeds_the_watchdog_while_it_draws_and_says_stopping
 ) -> None:
     environ = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"}
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, JournalEffects(journal), Settings((1, 2, 3, 4)))
         loop = Loop(session, recording_screen, time.monotonic, service=service_manager(environ))
         runner = threading.Thread(target=loop.run)
         try:
@@ -95,7 +96,7 @@ def test_a_vanished_service_manager_does_not_stop_the_game(
     manager.alive(0.0)
     manager.stopping()
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, JournalEffects(journal), Settings((1, 2, 3, 4)))
         loop = Loop(session, recording_screen, time.monotonic, service=manager)
         runner = threading.Thread(target=loop.run)
         runner.start()

@@ -20,6 +20,7 @@ import pytest
 
 from companion.display.view import ScreenView
 from companion.journal import Journal
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import UNHEARD, Loop
 from companion.runtime.service import Systemd
 from companion.session.session import Session, Settings
@@ -97,7 +98,7 @@ def test_the_screen_says_when_systemd_cannot_hear_the_table(
 ) -> None:
     manager = Systemd(str(tmp_path / "nobody-listens"), 0.2)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.new(RULESET, LINEUP, journal, Settings((1, 2, 3, 4)))
+        session = Session.new(RULESET, LINEUP, JournalEffects(journal), Settings((1, 2, 3, 4)))
         loop = Loop(session, recording_screen, time.monotonic, service=manager)
         runner = threading.Thread(target=loop.run)
         runner.start()

@@ -9,6 +9,7 @@ from companion.actions import Action, Press
 from companion.display.view import Level
 from companion.journal import History, Journal, RoundImages
 from companion.rules import Reveal, find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
 from companion.session.states import ANIMATION_SECONDS, Phase
@@ -36,7 +37,10 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 def new_session(journal: Journal, auto_confirm: float | None = None) -> Session:
     settings = Settings(SLOTS, auto_confirm=auto_confirm)
     return Session.new(
-        ODYSSEY, LINEUP, journal, settings, lambda _: RoundImages(b"frame", b"overlay")
+        ODYSSEY,
+        LINEUP,
+        JournalEffects(journal, lambda _: RoundImages(b"frame", b"overlay")),
+        settings,
     )
 
 
@@ -92,7 +96,7 @@ def test_a_legal_still_table_is_proposed_and_confirmed_into_the_journal(journal:
     assert "hold still: the table is settling" in [n.text for n in view.notices]
     session.see(table_of(ROUND_1, LINEUP), True, 1.1)
     assert session.state.phase is Phase.PROPOSAL
-    assert History(session.journal).rounds(session.state.game_id or 0) == ()
+    assert History(journal).rounds(session.state.game_id or 0) == ()
     session.press(Press(Action.CONFIRM), 1.2)
     assert session.state.phase is Phase.CLEARING
     assert dict(session.state.game.totals) == {"Ann": 3, "Ben": 4, "Cleo": 0, "Dan": 3}
@@ -214,7 +218,7 @@ def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Pa
     with Journal(tmp_path / "journal.sqlite") as journal:
         stored = journal.resume()
         assert stored is not None
-        again = Session.resumed(stored, journal, Settings(SLOTS))
+        again = Session.resumed(stored, JournalEffects(journal), Settings(SLOTS))
         assert again.state.phase is Phase.WAITING
         assert dict(again.state.game.totals) == totals
         assert again.state.lineup == LINEUP
@@ -223,7 +227,7 @@ def test_a_restarted_session_goes_on_after_the_last_committed_round(tmp_path: Pa
 
 def test_the_winner_screen_leads_to_a_new_game_or_back_by_undo(journal: Journal) -> None:
     short = ODYSSEY.with_options({"target": 3})
-    session = Session.new(short, LINEUP, journal, Settings(SLOTS))
+    session = Session.new(short, LINEUP, JournalEffects(journal), Settings(SLOTS))
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(EMPTY, True, 0.0)
     session.see(table_of(ROUND_1, LINEUP), True, 1.0)

@@ -12,6 +12,7 @@ from companion.errors import CompanionError
 from companion.journal import GameStatus, Journal
 from companion.language import Language, translations
 from companion.rules import Game, Reveal
+from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
 from companion.session.commands import Command, Correct, GiveUp, SetUp, Verdict
 from companion.session.draft import KIT_COLOURS
@@ -343,7 +344,7 @@ def test_a_press_that_does_nothing_is_not_refused(setting_up: Desk) -> None:
 @pytest.fixture
 def loop(tmp_path: Path, recording_screen: RecordingScreen) -> Iterator[Loop]:
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = Session.setting_up(journal, Settings(SLOTS))
+        session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
         yield Loop(session, recording_screen, lambda: 0.0)
 
 

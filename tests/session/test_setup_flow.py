@@ -10,6 +10,7 @@ from companion.actions import Action, Press
 from companion.journal import History, Journal
 from companion.kit.tags import KitTag, Role
 from companion.language import Language
+from companion.runtime.effects import JournalEffects
 from companion.session.draft import KIT_COLOURS, OPTION_CHOICES
 from companion.session.session import Session, Settings
 from companion.session.setup import EDITIONS, LANGUAGES, OPTIONS
@@ -27,7 +28,7 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 
 def fresh(journal: Journal, language: Language = Language.ENGLISH) -> Session:
-    return Session.setting_up(journal, Settings(SLOTS, language=language))
+    return Session.setting_up(JournalEffects(journal), Settings(SLOTS, language=language))
 
 
 def touch(session: Session, index: int, now: float = 0.0) -> None:
@@ -244,7 +245,7 @@ def test_names_used_before_are_offered_again(tmp_path: Path) -> None:
         press(session, Action.CONFIRM)
         assert session.state.lineup.names[0] == "Zoé"
     with Journal(path) as journal:
-        session = Session.setting_up(journal, Settings(SLOTS))
+        session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
         touch(session, 0)
         touch(session, EDITIONS.index("classic"))
         for colour in ("blue", "green", "yellow"):
@@ -408,7 +409,7 @@ def test_back_into_the_seats_keeps_the_groups_tokens_as_seats(journal: Journal) 
 
 
 def test_going_back_from_the_abandon_question_proposes_afresh(journal: Journal) -> None:
-    session = Session.setting_up(journal, Settings(SLOTS, auto_confirm=5.0))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS, auto_confirm=5.0))
     through_editions(session, "classic")
     for colour in FOUR:
         touch(session, KIT_COLOURS.index(colour))

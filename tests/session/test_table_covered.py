@@ -13,6 +13,7 @@ from companion.display.view import Level
 from companion.journal import Journal, RoundImages
 from companion.kit.tags import KitTag, Role
 from companion.rules import Game, Reveal, find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
 from companion.session.states import Phase
@@ -109,7 +110,10 @@ def test_a_covered_second_dial_is_never_proposed_and_is_named_on_the_screen(
 ) -> None:
     settings = Settings(tuple(range(1, 13)), auto_confirm=3.0)
     session = Session.new(
-        ODYSSEY, EIGHT, journal, settings, lambda _: RoundImages(b"frame", b"overlay")
+        ODYSSEY,
+        EIGHT,
+        JournalEffects(journal, lambda _: RoundImages(b"frame", b"overlay")),
+        settings,
     )
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(TableObservation(), True, 0.0)

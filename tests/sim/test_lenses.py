@@ -13,7 +13,7 @@ from companion.errors import SettingError
 from companion.kit.layouts import load_layout
 from companion.sim import LENSES, CameraPose, Conditions, Scene, SimCamera, View, find_lens
 from companion.sim.camera import project
-from tests.sim.test_render import KIT, ZXING_OFFSET, decode, odyssey_scene, rng
+from tests.sim.rig import KIT, ZXING_OFFSET, decode, odyssey_scene, rng
 
 CLEAN = Conditions(blur_sigma_px=0, noise_sigma=0, gradient=0, jpeg_quality=None)
 ODYSSEY = load_layout("odyssey-12")

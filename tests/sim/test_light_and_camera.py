@@ -34,7 +34,7 @@ from companion.sim.looks import CAFE, GOOD_CAFE
 from companion.sim.pixels import Canvas
 from companion.sim.render import _Token
 from companion.sources.simulated import SimulatedTable
-from tests.sim.test_render import KIT, decode, game_of, rng
+from tests.sim.rig import KIT, decode, game_of, rng
 from tests.vision.scenes import LAYOUT_NAME
 
 SMALL = load_layout(LAYOUT_NAME)

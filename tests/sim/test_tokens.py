@@ -23,7 +23,7 @@ from companion.sim import (
 )
 from companion.sim.codes import moving_codes
 from companion.sim.tokens import face_axes, printed_square, solid
-from tests.sim.test_render import KIT, decode, game_of, read_back, rng
+from tests.sim.rig import KIT, decode, game_of, read_back, rng
 
 CLEAN = Conditions(blur_sigma_px=0, noise_sigma=0, gradient=0, jpeg_quality=None)
 ODYSSEY = load_layout("odyssey-12")

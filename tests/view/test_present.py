@@ -1,78 +1,21 @@
 """What the screen says in each phase: setup steps, play, giving up, the winner."""
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from companion.actions import Action, Press
 from companion.display.view import CameraView, Level, ScreenView
 from companion.journal import Journal
 from companion.phrases import phrase
-from companion.rules import Reveal, find_ruleset
-from companion.session.lineup import Lineup
+from companion.runtime.effects import JournalEffects
 from companion.session.session import Session, Settings
-from companion.session.states import Phase
 from companion.view.present import present
-from companion.vision.records import TableObservation
-from tests.session.observations import table_of
-
-LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
-ODYSSEY = find_ruleset("odyssey")
-SLOTS = tuple(range(1, 9))
-ROUND_1 = Reveal(
-    {1: "Ann", 2: "Ben", 3: "Cleo", 4: "Dan"}, {"Ben": (1,), "Cleo": (2,), "Dan": (1,)}
-)
-EMPTY = TableObservation()
-
-
-def started(journal: Journal, target: int | None = None) -> Session:
-    """A game of Odyssey between Ann, Ben, Cleo and Dan, waiting for round 1."""
-    rules = ODYSSEY if target is None else ODYSSEY.with_options({"target": target})
-    session = Session.new(rules, LINEUP, journal, Settings(SLOTS))
-    session.press(Press(Action.CONFIRM), 0.0)
-    session.see(EMPTY, True, 0.0)
-    assert session.state.phase is Phase.WAITING
-    return session
-
-
-def proposing(journal: Journal) -> Session:
-    """Round 1 laid out, still, and proposed."""
-    session = started(journal)
-    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
-    assert session.state.phase is Phase.PROPOSAL
-    return session
-
-
-def finished(journal: Journal) -> Session:
-    """A game to 3 points that round 1 ends (Ben wins)."""
-    session = started(journal, target=3)
-    session.see(table_of(ROUND_1, LINEUP), True, 1.0)
-    session.press(Press(Action.CONFIRM), 1.0)
-    assert session.state.phase is Phase.WINNER
-    return session
-
-
-def giving_up(journal: Journal) -> Session:
-    """Round 1 being played, and a long hold asking to give the game up."""
-    session = started(journal)
-    session.press(Press(Action.ABANDON), 10.0)
-    assert session.state.phase is Phase.ABANDONING
-    return session
+from tests.view.sessions import LINEUP, ODYSSEY, SLOTS, finished, giving_up, proposing, started
 
 
 def labels(view: ScreenView) -> dict[str, tuple[Action, bool]]:
     return {b.label: (b.action, b.enabled) for b in view.buttons}
 
 
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    with Journal(tmp_path / "journal.sqlite") as j:
-        yield j
-
-
 def test_a_setup_step_shows_its_question_and_back_next_confirm(journal: Journal) -> None:
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     view = present(session.state, 0.0, None)
     assert view.title == "New game"
     assert view.setup is not None and view.headline == view.setup.question
@@ -86,7 +29,7 @@ def test_a_setup_step_shows_its_question_and_back_next_confirm(journal: Journal)
 
 
 def test_confirm_reads_start_when_choosing_who_tells_first(journal: Journal) -> None:
-    session = Session.new(ODYSSEY, LINEUP, journal, Settings(SLOTS))
+    session = Session.new(ODYSSEY, LINEUP, JournalEffects(journal), Settings(SLOTS))
     view = present(session.state, 0.0, None)
     assert view.headline == "Who tells first?"
     assert labels(view) == {

@@ -6,29 +6,19 @@ pass once the screens' translations are merged into it.
 """
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
-
-import pytest
 
 from companion.display.view import Breakdown, ScreenView
 from companion.journal import Journal
 from companion.language import Language
 from companion.session.states import SessionState
 from companion.view.present import present
-from tests.view.test_present import finished, giving_up, proposing
+from tests.view.sessions import finished, giving_up, proposing
 
 NBSP = "\u00a0"
 APOSTROPHE = "'"
 BOTH_LANGUAGES = frozenset({"score", "vote", "votes", "journal", "points", "long"})
 """Words that French writes as English does."""
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Journal]:
-    with Journal(tmp_path / "journal.sqlite") as j:
-        yield j
 
 
 def in_french(state: SessionState) -> SessionState:

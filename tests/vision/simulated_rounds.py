@@ -6,8 +6,9 @@ board) and fed to the watcher as a sequence of frames in which the hands come an
 The settled table is compared with what the players laid; every single frame's reads
 are compared with the tags that frame shows.
 
-The accuracy run is `ROUNDS` rounds over every case; each accuracy module plays the
-rounds of some rulesets (`play_rounds`), so that two modules share the run's cores.
+The accuracy run is `ROUNDS` rounds over every case; the accuracy tests play it in
+shares, each the rounds of some rulesets (`play_rounds`) on a worker of its own, so that
+the shares run side by side.
 """
 
 import dataclasses
@@ -161,7 +162,7 @@ def play_round(args: tuple[str, int, int]) -> RoundResult:
 
 def play_rounds(rulesets: Collection[str]) -> list[RoundResult]:
     """The accuracy run's rounds of `rulesets`, on two processes: case `i % len(CASES)`
-    from seed `1000 + i`, whichever module plays it."""
+    from seed `1000 + i`, whichever share plays it."""
     jobs = [
         (name, n, 1000 + i)
         for i in range(ROUNDS)

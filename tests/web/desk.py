@@ -23,9 +23,10 @@ from companion.errors import CompanionError
 from companion.journal import History, Journal, RoundImages
 from companion.language import Language
 from companion.rules import Reveal, RoundScore, find_ruleset
+from companion.runtime.effects import JournalEffects, Pictures
 from companion.session.commands import Command, Verdict
 from companion.session.lineup import Lineup
-from companion.session.session import Pictures, Session, Settings
+from companion.session.session import Session, Settings
 from companion.session.states import Snapshot
 from companion.vision.records import TableObservation
 from companion.web.app import make_app
@@ -191,7 +192,9 @@ def photos(without: Collection[int] = ()) -> Pictures:
 def setting_up_desk(path: Path, language: Language = Language.ENGLISH) -> Desk:
     """A table setting up a new game, at the language step."""
     settings = Settings(SLOTS, language=language)
-    return Desk(path, lambda journal: Session.setting_up(journal, settings, photos()))
+    return Desk(
+        path, lambda journal: Session.setting_up(JournalEffects(journal, photos()), settings)
+    )
 
 
 def playing_desk(
@@ -209,7 +212,9 @@ def playing_desk(
     settings = Settings(SLOTS, language=language)
 
     def start(journal: Journal) -> Session:
-        return Session.new(ruleset, LINEUP, journal, settings, photos(without_photos))
+        return Session.new(
+            ruleset, LINEUP, JournalEffects(journal, photos(without_photos)), settings
+        )
 
     desk = Desk(path, start)
     desk.press(Action.CONFIRM)

@@ -21,6 +21,7 @@ from companion.actions import Action, Press
 from companion.gamefile import parse_game
 from companion.journal import Journal
 from companion.language import Language
+from companion.runtime.effects import JournalEffects
 from companion.session.draft import KIT_COLOURS
 from companion.session.session import Session, Settings
 from companion.session.setup import EDITIONS, LANGUAGES
@@ -189,7 +190,7 @@ def test_names_typed_on_a_phone_are_what_the_table_screen_draws(
     browser: Browser, tmp_path: Path
 ) -> None:
     def at_names(journal: Journal) -> Session:
-        session = Session.setting_up(journal, Settings(SLOTS))
+        session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
         touches = [
             LANGUAGES.index(Language.ENGLISH),
             EDITIONS.index("odyssey"),

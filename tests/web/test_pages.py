@@ -26,6 +26,7 @@ from companion.journal.file import JournalFile
 from companion.language import Language
 from companion.phrases import phrase
 from companion.rules import Reveal, find_ruleset
+from companion.runtime.effects import JournalEffects
 from companion.session.draft import KIT_COLOURS
 from companion.session.lineup import Lineup
 from companion.session.session import Session, Settings
@@ -129,7 +130,9 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 def started(journal: Journal, target: int | None = None, auto: float | None = None) -> Session:
     """A game of Odyssey between Ann, Ben, the script and Dan, waiting for round 1."""
     rules = ODYSSEY if target is None else ODYSSEY.with_options({"target": target})
-    session = Session.new(rules, LINEUP, journal, Settings(SLOTS, auto_confirm=auto))
+    session = Session.new(
+        rules, LINEUP, JournalEffects(journal), Settings(SLOTS, auto_confirm=auto)
+    )
     session.press(Press(Action.CONFIRM), 0.0)
     session.see(TableObservation(), True, 0.0)
     assert session.state.phase is Phase.WAITING
@@ -146,7 +149,7 @@ def proposing(journal: Journal, auto: float | None = None) -> Session:
 
 def at_names(journal: Journal) -> Session:
     """A group of four seated in Odyssey, at the names step (all by touch)."""
-    session = Session.setting_up(journal, Settings(SLOTS))
+    session = Session.setting_up(JournalEffects(journal), Settings(SLOTS))
     touches = [
         LANGUAGES.index(Language.ENGLISH),
         EDITIONS.index("odyssey"),
