@@ -14,6 +14,11 @@ from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 READY_SECONDS = 120.0
 """Longest wait for `companion play` to start and draw its first screen (or to stop):
 a bound on a failure, generous for a start-up on a loaded machine."""
+SERVICE_TEST_SECONDS = 3 * READY_SECONDS
+"""The time limit of a test that starts `companion play` and waits for it to be ready,
+then to stop (or to refuse and end): above its own waits, so that on a loaded machine
+the test's own deadline, which names what did not happen, is what fails, not the
+runner's limit, which is a bound on a hung test."""
 
 
 def wait_until_ready(listener: socket.socket, child: subprocess.Popen[str]) -> None:

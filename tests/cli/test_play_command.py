@@ -19,8 +19,10 @@ from companion.service_options import EX_CONFIG
 from companion.session.states import Phase
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
-from tests.service_ready import run_as_service
+from tests.service_ready import SERVICE_TEST_SECONDS, run_as_service
 from tests.vision.scenes import calibration
+
+pytestmark = pytest.mark.timeout(SERVICE_TEST_SECONDS)
 
 NO_PARTS = ["--source", "none", "--display", "headless", "--no-buttons", "--no-light"]
 """A table with no camera, no screen to see, no buttons and no light."""
@@ -161,7 +163,7 @@ def test_a_bad_or_doubled_name_is_refused_before_the_journal_is_written(
     assert not journal.exists()
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(SERVICE_TEST_SECONDS)
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -17,7 +17,9 @@ from companion.runtime.build import Blind, camera_source
 from companion.runtime.config import TableConfig
 from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_USEC
 from companion.service_options import EX_CONFIG
-from tests.service_ready import run_as_service
+from tests.service_ready import SERVICE_TEST_SECONDS, run_as_service
+
+pytestmark = pytest.mark.timeout(SERVICE_TEST_SECONDS)
 
 
 def test_the_config_exit_status_is_sysexits_ex_config_not_the_bad_input_status() -> None:
@@ -45,7 +47,7 @@ def test_a_journal_in_use_under_the_service_exits_2_so_systemd_starts_it_again(
     assert "is in use by" in error and error.count("\n") == 1
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(SERVICE_TEST_SECONDS)
 @pytest.mark.parametrize(
     ("arguments", "named"),
     [
@@ -106,7 +108,7 @@ def test_no_camera_in_any_spelling_the_check_accepts_means_no_camera(
     assert camera_source(TableConfig.from_args(args).camera, play.say) == Blind()
 
 
-@pytest.mark.timeout(30)  # a number taken wrongly starts a game that runs on
+@pytest.mark.timeout(SERVICE_TEST_SECONDS)  # a number taken wrongly starts a game that runs on
 @pytest.mark.parametrize(
     ("players", "fault"),
     [
@@ -128,7 +130,7 @@ def test_a_number_of_players_not_in_plain_digits_is_refused_in_one_line(
     assert not journal.exists()
 
 
-@pytest.mark.timeout(30)  # a value taken wrongly starts a game that runs on
+@pytest.mark.timeout(SERVICE_TEST_SECONDS)  # a value taken wrongly starts a game that runs on
 @pytest.mark.parametrize(
     ("value", "fault"),
     [("\u0661\u0662", "must be a whole number or null"), ("1" * 4401, "4401 digits")],

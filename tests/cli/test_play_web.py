@@ -22,7 +22,14 @@ import pytest
 from companion.cli import main
 from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.service_options import STAFF_PIN_VARIABLE
-from tests.service_ready import READY_SECONDS, run_as_service, wait_until_ready
+from tests.service_ready import (
+    READY_SECONDS,
+    SERVICE_TEST_SECONDS,
+    run_as_service,
+    wait_until_ready,
+)
+
+pytestmark = pytest.mark.timeout(SERVICE_TEST_SECONDS)
 
 NO_PARTS = ["--source", "none", "--display", "headless", "--no-buttons", "--no-light"]
 """A table with no camera, no screen to see, no buttons and no light."""

@@ -29,8 +29,10 @@ from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from companion.statedir import STATE_DIR_VARIABLE
 from companion.vision.calibration import save_calibration
 from tests.cli.simulated_camera import READY_FD
-from tests.service_ready import wait_until_ready
+from tests.service_ready import SERVICE_TEST_SECONDS, wait_until_ready
 from tests.vision.scenes import LAYOUT_NAME, calibration
+
+pytestmark = pytest.mark.timeout(SERVICE_TEST_SECONDS)
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_SECONDS = 120.0

@@ -17,7 +17,9 @@ from companion.journal import History, Journal
 from companion.journal.file import JournalFile
 from companion.runtime.service import NOTIFY_SOCKET, WATCHDOG_PID, WATCHDOG_USEC
 from tests.journal.helpers import example, play_into
-from tests.service_ready import READY_SECONDS, wait_until_ready
+from tests.service_ready import READY_SECONDS, SERVICE_TEST_SECONDS, wait_until_ready
+
+pytestmark = pytest.mark.timeout(SERVICE_TEST_SECONDS)
 
 PLAY = [sys.executable, "-m", "companion", "play", "--source", "none", "--display", "headless"]
 PLAY += ["--no-web"]
@@ -40,7 +42,7 @@ def stop(child: subprocess.Popen[str]) -> None:
     child.communicate(timeout=READY_SECONDS)
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(SERVICE_TEST_SECONDS)
 def test_a_second_play_is_refused_until_the_first_dies(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite"
     notify = tmp_path / "notify"
