@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+from tests.purity import is_pure
 from tests.screens import RecordingScreen
 
 ON_HARDWARE = os.environ.get("COMPANION_HARDWARE") == "1"
@@ -35,8 +36,9 @@ def _not_under_a_service_manager(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run slow tests first, with their longer time limit, and skip tests marked
-    `hardware` unless COMPANION_HARDWARE=1.
+    """Run slow tests first, with their longer time limit, skip tests marked
+    `hardware` unless COMPANION_HARDWARE=1, and mark `pure_python` the tests of modules
+    that run the same on the Pi's versions (`tests.purity`).
 
     Slow tests go first so that, spread over the cores, the run does not end with one
     core still busy with a long test while the other has finished.
@@ -48,6 +50,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.timeout(SLOW_TEST_SECONDS))
         if "hardware" in item.keywords and not ON_HARDWARE:
             item.add_marker(skip)
+        if is_pure(item.path):
+            item.add_marker(pytest.mark.pure_python)
 
 
 @pytest.fixture

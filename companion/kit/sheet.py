@@ -13,14 +13,16 @@ because a printer that "fits to page" shrinks the tags and the camera's reach wi
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from fpdf import FPDF
+from typing import TYPE_CHECKING
 
 from companion.colours import BY_NAME, RGB
 from companion.kit.layouts import Layout
 from companion.kit.printing import PrintedTag
 from companion.kit.qr import tag_modules
 from companion.kit.tags import MODULES_ACROSS, KitTag, Role, check_kit_id
+
+if TYPE_CHECKING:  # imported where a sheet is made: it takes a third of a second
+    from fpdf import FPDF
 
 A4_MM = (210.0, 297.0)
 """Width and height of a kit sheet page."""
@@ -92,6 +94,8 @@ def plan_sheet(printed: Sequence[PrintedTag]) -> tuple[tuple[Piece, ...], ...]:
     A new row starts where corners give way to slots and slots to tokens, so a person
     finds each kind of tag together.
     """
+    from fpdf import FPDF
+
     measure = FPDF(unit="mm")
     left, top = MARGIN_MM, MARGIN_MM + HEADER_MM
     right, bottom = A4_MM[0] - MARGIN_MM, A4_MM[1] - MARGIN_MM
@@ -149,7 +153,9 @@ def mat_sheet(layout: Layout, kit: str) -> bytes:
     return bytes(pdf.output())
 
 
-def _document(size_mm: tuple[float, float], title: str) -> FPDF:
+def _document(size_mm: tuple[float, float], title: str) -> "FPDF":
+    from fpdf import FPDF
+
     pdf = FPDF(orientation="P", unit="mm", format=size_mm)
     pdf.set_auto_page_break(False)
     pdf.set_margin(0)
@@ -158,7 +164,7 @@ def _document(size_mm: tuple[float, float], title: str) -> FPDF:
     return pdf
 
 
-def _piece_size(printed: PrintedTag, measure: FPDF) -> tuple[float, float]:
+def _piece_size(printed: PrintedTag, measure: "FPDF") -> tuple[float, float]:
     border = FRAME_MM + CLEAR_MM
     label_width = max(
         _text_width(measure, text, pt, bold) for text, pt, bold in _label_lines(printed)
@@ -172,7 +178,7 @@ def _label_lines(printed: PrintedTag) -> tuple[tuple[str, float, bool], ...]:
     return ((printed.label, 8.0, True), (f"kit {printed.tag.kit}", 6.0, False))
 
 
-def _draw_piece(pdf: FPDF, piece: Piece) -> None:
+def _draw_piece(pdf: "FPDF", piece: Piece) -> None:
     printed = piece.printed
     x0, y0, x1, y1 = piece.box
     if printed.tag.colour is not None:
@@ -188,7 +194,7 @@ def _draw_piece(pdf: FPDF, piece: Piece) -> None:
     pdf.rect(x0, y0, x1 - x0, y1 - y0, style="D")
 
 
-def _draw_code(pdf: FPDF, tag: KitTag, x: float, y: float, size: float) -> None:
+def _draw_code(pdf: "FPDF", tag: KitTag, x: float, y: float, size: float) -> None:
     """The tag's dark modules as one filled path of row runs, so neighbouring modules
     join without the hairline seams that separate rectangles show on screen."""
     module = size / MODULES_ACROSS
@@ -204,7 +210,7 @@ def _draw_code(pdf: FPDF, tag: KitTag, x: float, y: float, size: float) -> None:
                 col += length
 
 
-def _draw_card_area(pdf: FPDF, card_mm: Box, slot: int) -> Box:
+def _draw_card_area(pdf: "FPDF", card_mm: Box, slot: int) -> Box:
     x0, y0, x1, y1 = card_mm
     pdf.set_draw_color(*CARD_GREY)
     pdf.set_line_width(0.5)
@@ -216,7 +222,7 @@ def _draw_card_area(pdf: FPDF, card_mm: Box, slot: int) -> Box:
 
 
 def _draw_mat_label(
-    pdf: FPDF, tag: KitTag, cx: float, cy: float, size: float, board_height: float
+    pdf: "FPDF", tag: KitTag, cx: float, cy: float, size: float, board_height: float
 ) -> Box:
     """The label of a fixed tag, on the side facing the middle of the board, where there
     is room: below a tag in the top half, above one in the bottom half."""
@@ -230,7 +236,7 @@ def _draw_mat_label(
     return (cx - width / 2, baseline - cap, cx + width / 2, baseline)
 
 
-def _title_if_free(pdf: FPDF, title: str, centre: tuple[float, float], taken: list[Box]) -> None:
+def _title_if_free(pdf: "FPDF", title: str, centre: tuple[float, float], taken: list[Box]) -> None:
     """The mat's title and a 100 mm scale bar at the centre of the board, unless a card
     area, tag or label lies there (a layout of one's own may use the middle)."""
     cx, cy = centre
@@ -245,7 +251,7 @@ def _title_if_free(pdf: FPDF, title: str, centre: tuple[float, float], taken: li
     _scale_bar(pdf, cx, cy, length, MAT_LABEL_PT)
 
 
-def _header(pdf: FPDF, title: str) -> None:
+def _header(pdf: "FPDF", title: str) -> None:
     """The page title at the left, the scale bar at the right of the top margin."""
     pdf.set_font(FONT, "B", 10)
     pdf.set_text_color(*INK)
@@ -255,7 +261,7 @@ def _header(pdf: FPDF, title: str) -> None:
     _scale_bar(pdf, A4_MM[0] - MARGIN_MM - caption_width / 2, MARGIN_MM, length, SCALE_PT)
 
 
-def _scale_bar(pdf: FPDF, cx: float, y: float, length_mm: float, pt: float) -> None:
+def _scale_bar(pdf: "FPDF", cx: float, y: float, length_mm: float, pt: float) -> None:
     """A bar of known length with a caption: the check that the print is at true size."""
     _fill(pdf, (cx - length_mm / 2, y, cx + length_mm / 2, y + 1.5), INK)
     baseline = y + 3 + CAP_HEIGHT * pt * PT_MM
@@ -266,14 +272,14 @@ def _scale_caption(length_mm: float) -> str:
     return f"print at actual size (100 %): this bar must measure {length_mm:g} mm"
 
 
-def _fill(pdf: FPDF, box: Box, colour: RGB) -> None:
+def _fill(pdf: "FPDF", box: Box, colour: RGB) -> None:
     x0, y0, x1, y1 = box
     pdf.set_fill_color(*colour)
     pdf.rect(x0, y0, x1 - x0, y1 - y0, style="F")
 
 
 def _centred_text(
-    pdf: FPDF, text: str, pt: float, bold: bool, cx: float, baseline: float, colour: RGB
+    pdf: "FPDF", text: str, pt: float, bold: bool, cx: float, baseline: float, colour: RGB
 ) -> float:
     """Draws text centred on `cx`; returns its width."""
     width = _text_width(pdf, text, pt, bold)
@@ -282,7 +288,7 @@ def _centred_text(
     return width
 
 
-def _text_width(pdf: FPDF, text: str, pt: float, bold: bool) -> float:
+def _text_width(pdf: "FPDF", text: str, pt: float, bold: bool) -> float:
     pdf.set_font(FONT, "B" if bold else "", pt)
     return float(pdf.get_string_width(text))
 

@@ -8,10 +8,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from companion.doctor.versions import read_lock
+from tests.purity import VERSIONED
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = ROOT / "requirements"
@@ -102,3 +104,24 @@ def test_every_environment_installs_from_a_lock_with_hashes() -> None:
     assert 'lock="$repo/requirements/pi.lock"' in install
     assert "--require-hashes --no-deps" in install
     assert "requirements/pi-test.lock" in (ROOT / "scripts" / "pi-env").read_text()
+
+
+PI_PYTHON = {"python_full_version": "3.11.2", "python_version": "3.11"}
+"""Debian bookworm's python3, which `.venv-pi` runs."""
+DIFFER_ON_THE_PI = {"numpy", "opencv-python-headless", "pygame"}
+"""What the Pi-like environment runs at other versions: what `tests/purity.py` calls
+versioned (`cv2` is OpenCV's module)."""
+DOCS_ONLY = {"pymdown-extensions"}
+"""Locked per Python patch release, and imported by the guides' build alone."""
+
+
+def test_the_two_test_environments_differ_only_in_numpy_opencv_and_pygame() -> None:
+    here = {pin.name: pin.version for pin in read_lock((REQUIREMENTS / "test.lock").read_text())}
+    pi_text = (REQUIREMENTS / "pi-test.lock").read_text()
+    environment = default_environment() | PI_PYTHON
+    on_the_pi = {pin.name: pin.version for pin in read_lock(pi_text, environment)}
+    differ = {name for name in here.keys() & on_the_pi.keys() if here[name] != on_the_pi[name]}
+    assert differ - DOCS_ONLY == DIFFER_ON_THE_PI - FROM_APT_ON_A_PI
+    assert set(here) - set(on_the_pi) - DOCS_ONLY == FROM_APT_ON_A_PI - {"spidev"}
+    assert set(on_the_pi) - set(here) == set()
+    assert {"cv2", "numpy", "pygame"} == VERSIONED
