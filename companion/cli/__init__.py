@@ -102,7 +102,7 @@ def _run(words: Sequence[str]) -> int:
         command = next((word for word in words if not word.startswith("-")), None)
         if command != play.NAME or not play.under_service(display, os.environ):
             raise
-        return play.refused_under_service(refused.message, display)
+        return play.refused_under_service(refused.message, display, play.language_asked(words))
     stdout = cast(TextIO, _ClosedOutput()) if sys.stdout is None else sys.stdout
     output = _Output(stdout)
     sys.stdout = cast(TextIO, output)

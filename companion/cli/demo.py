@@ -32,15 +32,23 @@ from companion.demo.demo import (
     demo_config,
     run_demo,
 )
-from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
+from companion.display.screen import (
+    DEFAULT_SIZE,
+    DISPLAY_MODES,
+    DisplayMode,
+    choose_mode,
+    screen_size,
+)
 from companion.errors import CompanionError, PlayerCountError, SettingError
 from companion.language import Language, find_language
+from companion.names import player_name, quoted
 from companion.numbers import whole_number
-from companion.phrases import plural
+from companion.phrases import phrase, plural
 from companion.rules import RULESETS, Ruleset, find_ruleset
 from companion.runtime.config import TableConfig, Wiring, web_from_args
 from companion.runtime.loop import Loop
-from companion.session.draft import DEFAULT_RULESET
+from companion.session.draft import DEFAULT_RULESET, KIT_COLOURS, Draft
+from companion.session.setup_checks import name_fault
 from companion.sim import LENSES, VARIATIONS, look_with
 from companion.statedir import demo_journal_path, journal_to_read
 
@@ -73,7 +81,21 @@ def add_parser(commands: "argparse._SubParsersAction[Any]") -> None:
         default=Language.ENGLISH.value,
         help="the language the group picks at the first step (default en)",
     )
-    parser.add_argument("--players", help="players at the table (default: about 6)")
+    parser.add_argument(
+        "--players", help="players at the table (default: as many as --names gives, or about 6)"
+    )
+    parser.add_argument(
+        "--names",
+        metavar="NAME[,NAME...]",
+        help="the names the simulated players type, in seat order (default: Ann, Ben, Cleo…)",
+    )
+    parser.add_argument(
+        "--screen",
+        default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
+        metavar="WIDTHxHEIGHT",
+        help="the size the screens are drawn and saved at, in pixels "
+        f"(default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}; the 7-inch display is 800x480)",
+    )
     parser.add_argument("--seed", default="1", help="the random seed, 0 or more (default 1)")
     parser.add_argument(
         "--headless", action="store_true", help="no window: print progress, save PNGs with --out"
@@ -182,14 +204,19 @@ def _config(args: argparse.Namespace) -> TableConfig:
         display=mode,
         wiring=Wiring.from_args(args),
     )
-    return replace(config, web=web_from_args(args))
+    return replace(config, web=web_from_args(args), screen=screen_size("--screen", args.screen))
 
 
 def _games(args: argparse.Namespace, mode: DisplayMode) -> tuple[list[DemoGame], Path | None]:
     """The games the options ask for, one per edition with `--all` (what only a demo
     has), and where their screens go."""
     rulesets = list(RULESETS.values()) if args.all else [find_ruleset(args.ruleset)]
+    names = None if args.names is None else demo_names(args.names)
     wanted = None if args.players is None else _number_of_players(args.players)
+    if names is not None and wanted is not None and wanted != len(names):
+        raise PlayerCountError(f"--players {wanted} but --names gives {len(names)} names")
+    if names is not None:
+        wanted = len(names)
     counts = [_players(r, wanted) for r in rulesets]
     rounds = _count("--rounds", args.rounds, "a number of rounds")
     seed = whole_number("--seed", args.seed, "a random seed", least=0)
@@ -209,12 +236,32 @@ def _games(args: argparse.Namespace, mode: DisplayMode) -> tuple[list[DemoGame],
             speed=args.speed,
             stay=args.stay and index == len(rulesets),
             phone_names=args.phone_names,
+            names=names,
             lens=LENSES[args.lens],
             look=look,
         )
         for index, (ruleset, players) in enumerate(zip(rulesets, counts, strict=True), start=1)
     ]
     return games, out
+
+
+def demo_names(text: str) -> tuple[str, ...]:
+    """`--names`: names split at commas, in seat order, each one a name the setup takes
+    for a seat (its own rule for a name typed on a phone), none given twice."""
+    given = text.split(",")
+    if len(given) > len(KIT_COLOURS):
+        raise PlayerCountError(
+            f"--names gives {len(given)} names; the kit has {len(KIT_COLOURS)} seats"
+        )
+    names: list[str] = []
+    for colour, name in zip(KIT_COLOURS, given, strict=False):
+        fault = name_fault(Draft(), colour, name)
+        if fault is None and name.strip().casefold() in {n.casefold() for n in names}:
+            fault = phrase("{name} is already the name of another seat", name=name.strip())
+        if fault is not None:
+            raise SettingError(f"--names {quoted(name)}: {fault}")
+        names.append(player_name(name))
+    return tuple(names)
 
 
 def _number_of_players(text: str) -> int:

@@ -20,7 +20,7 @@ from companion.cli.parts import add_part_options
 from companion.cli.web_options import PhonePage, add_web_options
 from companion.display.screen import DISPLAY_MODES, DisplayMode, choose_mode
 from companion.errors import CompanionError
-from companion.language import Language
+from companion.language import Language, find_language
 from companion.rules import OPTION_NAMES, RULESETS
 from companion.runtime.build import Table, build_table, camera_source
 from companion.runtime.config import DEFAULT_LANGUAGE, DEFAULT_SOURCE, TableConfig
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     except CompanionError as err:
         status = fail(NAME, err)
         if under_service(args.display, os.environ):
-            return refused_under_service(str(err), args.display)
+            return refused_under_service(str(err), args.display, _language_or_none(args.language))
         return status
     try:
         with (
@@ -147,25 +147,51 @@ def say(message: str) -> None:
     print(f"companion {NAME}: {message}", file=sys.stderr, flush=True)
 
 
-def refused_under_service(message: str, display: str | None) -> int:
-    """Show a mistake in the options on the table's screen until the service is
-    stopped; `EX_CONFIG`, the one exit status the unit does not restart on, once it was
-    shown (a screen that could not open is tried again: `EXIT_BAD_INPUT`)."""
+def refused_under_service(
+    message: str, display: str | None, language: Language | None = None
+) -> int:
+    """Show a mistake in the options on the table's screen, in `language` when the
+    options name one (else English), until the service is stopped; `EX_CONFIG`, the one
+    exit status the unit does not restart on, once it was shown (a screen that could
+    not open is tried again: `EXIT_BAD_INPUT`)."""
     valid = display if display is not None and display.strip().lower() in DISPLAY_MODES else None
-    shown = show_config_error(message, choose_mode(valid), os.environ)
+    shown = show_config_error(message, choose_mode(valid), os.environ, language)
     return EX_CONFIG if shown else EXIT_BAD_INPUT
 
 
 def display_asked(words: Sequence[str]) -> str | None:
     """The `--display` a command line gives (the last, as argparse keeps), read from
     the words themselves: for a command line the parser refused."""
-    display = None
+    return option_asked(words, "--display")
+
+
+def language_asked(words: Sequence[str]) -> Language | None:
+    """The language a command line names with `--language`, read from the words
+    themselves, when it is one the table speaks: the error screen for a command line
+    refused for another option is then in the table's language."""
+    return _language_or_none(option_asked(words, "--language"))
+
+
+def option_asked(words: Sequence[str], option: str) -> str | None:
+    """The value of the last `option` (as argparse keeps) in `words`, given as two
+    words or as `option=value`; None when there is none."""
+    value = None
     for at, word in enumerate(words):
-        if word == "--display" and at + 1 < len(words):
-            display = words[at + 1]
-        elif word.startswith("--display="):
-            display = word.partition("=")[2]
-    return display
+        if word == option and at + 1 < len(words):
+            value = words[at + 1]
+        elif word.startswith(f"{option}="):
+            value = word.partition("=")[2]
+    return value
+
+
+def _language_or_none(code: str | None) -> Language | None:
+    """The language `code` names, or None for none or one the table does not speak."""
+    if code is None:
+        return None
+    try:
+        return find_language(code)
+    except CompanionError:
+        return None
 
 
 def under_service(display: str | None, environ: Mapping[str, str]) -> bool:

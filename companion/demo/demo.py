@@ -110,6 +110,9 @@ class DemoGame:
     until the loop is stopped."""
     phone_names: bool = False
     """The group leaves its names to be typed on the phone page."""
+    names: tuple[str, ...] | None = None
+    """The names the group types, in seat order, one per player; None: the first
+    `players` of Ann, Ben, Cleo…"""
     lens: SimLens = LENSES["standard"]
     """The camera over the simulated table."""
     look: Look = CAFE
@@ -173,7 +176,7 @@ def run_demo(
         Scene(layout, KIT, disc=look.disc), demo_pose(layout, game.lens), look.conditions, rng
     )
     sight = Sight(lambda: table, calibrated(table, layout, game.layout), layout)
-    group = Group.of(game.language, game.ruleset, game.players)
+    group = Group.of(game.language, game.ruleset, game.players, game.names)
     kept = replace(config.game, setup=group.kept(config.game.language))
     clock = SimClock()
     with build_table(

@@ -10,7 +10,7 @@ is gone back to.
 from dataclasses import dataclass
 
 from companion.actions import Action, Press
-from companion.errors import CompanionError
+from companion.errors import CompanionError, PlayerCountError
 from companion.language import Language
 from companion.rules import OPTION_NAMES, Ruleset, find_ruleset
 from companion.runtime.loop import Loop
@@ -46,9 +46,19 @@ class Group:
     """The names it types, in seat order."""
 
     @classmethod
-    def of(cls, language: Language, ruleset: Ruleset, players: int) -> "Group":
-        """`players` players with the first kit colours and the first `NAMES`."""
-        return cls(language, ruleset, KIT_COLOURS[:players], NAMES[:players])
+    def of(
+        cls,
+        language: Language,
+        ruleset: Ruleset,
+        players: int,
+        names: tuple[str, ...] | None = None,
+    ) -> "Group":
+        """`players` players with the first kit colours, named `names` (the first
+        `NAMES` when None)."""
+        named = NAMES[:players] if names is None else names
+        if len(named) != players:
+            raise PlayerCountError(f"{players} players cannot take {len(named)} names")
+        return cls(language, ruleset, KIT_COLOURS[:players], named)
 
     @property
     def colours(self) -> dict[str, str]:

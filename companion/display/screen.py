@@ -73,6 +73,12 @@ class DisplayMode(enum.Enum):
 
 DISPLAY_MODES = tuple(mode.value for mode in DisplayMode)
 """The names a display mode is asked for by."""
+DEFAULT_SIZE = (1280, 720)
+"""The size of a window or an offscreen screen when not told: an HDMI screen's."""
+SMALLEST_SIZE = (800, 480)
+"""The smallest screen the table's screens are laid out for: the official 7" display."""
+LARGEST_SIZE = (3840, 2160)
+"""The largest screen drawn offscreen or in a window: a 4K television."""
 
 
 def choose_mode(requested: str | None, environ: Mapping[str, str] | None = None) -> DisplayMode:
@@ -93,12 +99,41 @@ def choose_mode(requested: str | None, environ: Mapping[str, str] | None = None)
     return DisplayMode.HEADLESS
 
 
+def screen_size(option: str, text: str) -> tuple[int, int]:
+    """`WIDTHxHEIGHT` in pixels (`1280x720`), within `check_screen_size`'s bounds;
+    `SettingError` naming `option` for anything else."""
+    width, cross, height = text.strip().lower().partition("x")
+    if not (cross and _digits(width) and _digits(height)):
+        raise SettingError(f"{option} {text!r}: give WIDTHxHEIGHT in pixels, like 1280x720")
+    try:
+        return check_screen_size((int(width), int(height)))
+    except SettingError as err:
+        raise SettingError(f"{option} {text.strip()}: {err}") from None
+
+
+def check_screen_size(size: tuple[int, int]) -> tuple[int, int]:
+    """`size`, when it is from `SMALLEST_SIZE` to `LARGEST_SIZE`; else `SettingError`."""
+    if not all(
+        low <= n <= high for n, low, high in zip(size, SMALLEST_SIZE, LARGEST_SIZE, strict=True)
+    ):
+        raise SettingError(
+            f"the screen must be from {SMALLEST_SIZE[0]}x{SMALLEST_SIZE[1]} "
+            f"to {LARGEST_SIZE[0]}x{LARGEST_SIZE[1]} pixels, not {size[0]}x{size[1]}"
+        )
+    return size
+
+
+def _digits(text: str) -> bool:
+    """Whether `text` is 1 to 5 ASCII digits (a size in pixels, never a huge number)."""
+    return text.isascii() and text.isdigit() and len(text) <= 5
+
+
 class Screen(Closing):
     """Draws views and collects the presses made on the keyboard, mouse and touch."""
 
     def __init__(
         self,
-        size: tuple[int, int] = (1280, 720),
+        size: tuple[int, int] = DEFAULT_SIZE,
         mode: DisplayMode = DisplayMode.WINDOW,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -194,7 +194,7 @@ def build_table(
         if config.wiring.strip is not None:
             driver = parts.enter_context(open_strip(config.wiring.strip))
             strip = parts.enter_context(TrackStrip(driver))
-        screen = parts.enter_context(Screen(mode=config.display))
+        screen = parts.enter_context(Screen(config.screen, config.display))
         loop = Loop(
             session,
             screen,

@@ -21,7 +21,7 @@ from companion.controls.light import LightPins
 from companion.controls.pins import parse_pins
 from companion.controls.strip import DEFAULT_BRIGHTNESS, StripSpec, parse_strip
 from companion.controls.strip_track import SPACES, check_track
-from companion.display.screen import DisplayMode, choose_mode
+from companion.display.screen import DEFAULT_SIZE, DisplayMode, check_screen_size, choose_mode
 from companion.errors import SettingError, UnknownDecoderError
 from companion.journal import StoredGame
 from companion.language import Language, find_language
@@ -261,6 +261,9 @@ class TableConfig:
     """How the games begin."""
     display: DisplayMode = field(default_factory=lambda: choose_mode(None))
     """Where the screen is drawn."""
+    screen: tuple[int, int] = DEFAULT_SIZE
+    """The screen's size in pixels, in a window or offscreen (full screen takes the
+    display's own)."""
     web: Listen | None = field(default_factory=lambda: Listen(DEFAULT_HOST, DEFAULT_PORT))
     """Where the phone page listens; None for no page."""
     keep_pictures: int = KEEP_PICTURES_DAYS
@@ -271,6 +274,7 @@ class TableConfig:
         if strip is not None:  # the doctor lights shorter strips; the game needs the track
             check_track(strip.length, SPACES, DEFAULT_BRIGHTNESS)
         check_keep_days(self.keep_pictures)
+        check_screen_size(self.screen)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "TableConfig":

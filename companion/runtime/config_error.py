@@ -5,8 +5,10 @@ reads its stderr. A mistake in the table's options (a misspelt ruleset, two butt
 on one pin) would otherwise leave the screen dark while systemd restarts the
 program every two seconds. Instead the screen says what is wrong and where to put it
 right, and the process stays up showing it: it tells systemd it is ready and alive
-(the watchdog), and stops cleanly when the service is stopped. Its words are phrases,
-shown in English: the table's language is one of the options that failed to load.
+(the watchdog), and stops cleanly when the service is stopped. Its words are shown
+in the table's language when its options name one the table speaks (the language
+option may be the one at fault: then in English); the error itself, which also goes
+to the log, stays in English.
 """
 
 import signal
@@ -22,6 +24,7 @@ from companion.display import fonts
 from companion.display.screen import DisplayMode, Screen
 from companion.display.theme import BACKGROUND, MUTED, RED, TEXT, scale_for
 from companion.errors import CompanionError
+from companion.language import Language, translations
 from companion.phrases import Phrase, phrase
 from companion.runtime.service import QuietManager, ServiceManager, service_manager
 from companion.service_options import OPTIONS_FILE, OPTIONS_VARIABLE
@@ -42,20 +45,23 @@ def advice() -> tuple[Phrase, ...]:
     )
 
 
-def draw_config_error(surface: pygame.Surface, message: str) -> None:
-    """The error screen: a title, the one-line error, and where to fix it."""
+def draw_config_error(
+    surface: pygame.Surface, message: str, language: Language = Language.ENGLISH
+) -> None:
+    """The error screen, in `language`: a title, the one-line error, and where to fix it."""
+    words = translations(language)
     surface.fill(BACKGROUND)
     w, h = surface.get_size()
     s = scale_for(h)
     margin = s(40)
     box = w - 2 * margin
-    title = fonts.fit(str(TITLE), box, s(44), RED, min_px=s(18))
+    title = fonts.fit(TITLE.render(words), box, s(44), RED, min_px=s(18))
     surface.blit(title, (margin, margin))
     top = margin + title.get_height() + s(30)
-    english = tuple(str(line) for line in advice())
+    told = tuple(line.render(words) for line in advice())
     parts = (
         (fonts.block((message,), (box, (h - top) * 3 // 5), s(40), s(16)), TEXT),
-        (fonts.block(english, (box, (h - top) * 2 // 5 - s(20)), s(30), s(14)), MUTED),
+        (fonts.block(told, (box, (h - top) * 2 // 5 - s(20)), s(30), s(14)), MUTED),
     )
     for block, colour in parts:
         for line in block.lines:
@@ -64,9 +70,14 @@ def draw_config_error(surface: pygame.Surface, message: str) -> None:
         top += s(20)
 
 
-def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str]) -> bool:
-    """Show the error until the service is stopped (SIGTERM) or Q is pressed; True once
-    it was shown.
+def show_config_error(
+    message: str,
+    mode: DisplayMode,
+    environ: Mapping[str, str],
+    language: Language | None = None,
+) -> bool:
+    """Show the error (in `language`, English when None) until the service is stopped
+    (SIGTERM) or Q is pressed; True once it was shown.
 
     If the screen itself cannot be opened (at boot the display may not be ready yet),
     one line on stderr says so and this returns False at once: `play` then exits with
@@ -77,7 +88,7 @@ def show_config_error(message: str, mode: DisplayMode, environ: Mapping[str, str
     try:
         service = _manager(environ)
         with Screen(mode=mode) as screen:
-            draw_config_error(screen.surface, message)
+            draw_config_error(screen.surface, message, language or Language.ENGLISH)
             if mode is not DisplayMode.HEADLESS:
                 pygame.display.flip()
             service.ready()

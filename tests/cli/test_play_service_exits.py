@@ -9,9 +9,11 @@ from pathlib import Path
 import pygame
 import pytest
 
+from companion.actions import Action, Press
 from companion.cli import build_parser, main, play
 from companion.cli.each import EXIT_BAD_INPUT
 from companion.journal.lock import WriterLock
+from companion.language import Language
 from companion.runtime import config_error
 from companion.runtime.build import Blind, camera_source
 from companion.runtime.config import TableConfig
@@ -162,3 +164,60 @@ def test_a_mistake_the_screen_could_not_show_is_tried_again_not_ex_config(
     assert (
         "the screen cannot show this either: no available video device" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "language"),
+    [
+        (["play", "--language", "fr", "--plyers", "5"], Language.FRENCH),
+        (["play", "--language=fr", "--ruleset", "odysey"], Language.FRENCH),
+        (["play", "--language", "en", "--language", "fr"], Language.FRENCH),
+        (["play", "--language", "de", "--plyers", "5"], None),
+        (["play", "--plyers", "5"], None),
+        (["play", "--language"], None),
+    ],
+)
+def test_the_language_of_a_refused_command_line_is_read_from_its_words(
+    argv: list[str], language: Language | None
+) -> None:
+    assert play.language_asked(argv) is language
+
+
+@pytest.mark.parametrize(
+    ("arguments", "title"),
+    [
+        (["--language", "fr", "--plyers", "5"], "La table ne peut pas démarrer"),
+        (["--language", "fr", "--players", "3", "--ruleset", "odysey"], "La table ne peut pas"),
+        (["--language", "xx", "--players", "3"], "The table cannot start"),
+        (["--plyers", "5"], "The table cannot start"),
+    ],
+    ids=["parse error", "checked option", "the language at fault", "no language"],
+)
+def test_the_error_screen_speaks_the_table_s_language_when_its_options_name_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, arguments: list[str], title: str
+) -> None:
+    drawn: list[str] = []
+    real_fit = config_error.fonts.fit
+    monkeypatch.setattr(
+        config_error.fonts,
+        "fit",
+        lambda text, *rest, **named: drawn.append(text) or real_fit(text, *rest, **named),
+    )
+    monkeypatch.setattr(config_error, "WAIT_SECONDS", 0.01)
+    stop = {"count": 0}
+
+    def quit_soon(self: object) -> list[Press]:
+        stop["count"] += 1
+        return [Press(Action.QUIT)]
+
+    monkeypatch.setattr(config_error.Screen, "presses", quit_soon)
+    monkeypatch.setenv(NOTIFY_SOCKET, str(tmp_path / "notify"))
+    monkeypatch.delenv(WATCHDOG_USEC, raising=False)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(str(tmp_path / "notify"))
+        try:
+            status = main(["play", "--display", "headless", "--source", "none", *arguments])
+        except SystemExit as exit_:
+            status = int(exit_.code or 0)
+    assert status == EX_CONFIG
+    assert drawn and drawn[0].startswith(title), drawn
