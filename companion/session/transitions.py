@@ -38,7 +38,6 @@ from companion.session.give_up import GivingUp
 from companion.session.play import MESSAGE_SECONDS, WINNER_GRACE_SECONDS, Play, read, reread
 from companion.session.settings import Settings
 from companion.session.setup_steps import SetupSteps
-from companion.session.versions import SCREEN_MOVED, refusal, stale
 from companion.session.states import (
     Abandoning,
     Choosing,
@@ -51,6 +50,7 @@ from companion.session.states import (
     Waiting,
     Winner,
 )
+from companion.session.versions import SCREEN_MOVED, refusal, stale
 
 
 class Transitions:
