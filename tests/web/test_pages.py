@@ -35,8 +35,8 @@ from companion.session.states import Phase, SessionState, Snapshot
 from companion.view.present import present
 from companion.vision.records import TableObservation
 from companion.web.documents import state_document
-from companion.web.pending import pending
 from companion.web.pages import Pages
+from companion.web.pending import pending
 from tests.journal.helpers import example, play_into, spoil_party_round_5
 from tests.session.observations import table_of
 
