@@ -223,11 +223,14 @@ class Pages:
     def staff_panel(self, waiting: Pending, language: Language) -> str:
         """What waits for the staff and the buttons that apply now: what the stream
         sends the staff page on every change."""
+        words = translations(language)
         return self._render(
             "staff_panel.html",
             language,
             pending=waiting,
-            countdown=_countdown(waiting.countdown, translations(language)),
+            headline=waiting.headline.render(words),
+            details=[detail.render(words) for detail in waiting.details],
+            countdown=_countdown(waiting.countdown, words),
         )
 
     def message(self, title: Phrase, detail: Phrase | str, language: Language, status: int) -> str:

@@ -252,3 +252,16 @@ def test_the_stream_carries_the_staff_panel(desk: Desk) -> None:
     assert data["version"] == desk.snapshot().version
     assert f'data-version="{data["version"]}"' in data["staff"]
     assert 'data-action="confirm"' in data["staff"]
+
+
+def test_the_staff_page_speaks_the_tables_french(tmp_path: Path) -> None:
+    with (
+        playing_desk(tmp_path / "journal.sqlite", 1, language=Language.FRENCH) as desk,
+        served(desk) as client,
+    ):
+        staff_client(client)
+        clearing(desk)
+        shown = panel(client)
+    assert "Manche 2 comptée\u00a0: la table est en train d" in shown
+    assert "videz la table\u00a0: 7 jetons y restent" in shown
+    assert "La table est vidée\u00a0: manche suivante" in shown
