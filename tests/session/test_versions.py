@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.actions import Action, Press
 from companion.language import Language
 from companion.rules import Reveal, find_ruleset
+from companion.runtime.loop import Loop
 from companion.session.commands import Correct, GiveUp, NotNow, Stale
 from companion.session.effects import WriteRound
 from companion.session.lineup import Lineup
@@ -18,6 +19,7 @@ from companion.session.session import Session, Settings, setup_state
 from companion.session.states import Phase, Snapshot
 from companion.session.versions import SCREEN_MOVED
 from companion.vision.records import TableObservation
+from tests.screens import RecordingScreen
 from tests.session.fake_journal import FakeJournal
 from tests.session.observations import table_of
 
@@ -213,6 +215,22 @@ def test_a_press_on_the_snapshot_on_the_screen_acts() -> None:
     table = playing()
     table.see(table_of(laid(1), LINEUP))
     table.session.press(Press(Action.CONFIRM, seen=table.snapshot.version), table.now)
+    assert table.session.state.phase is Phase.CLEARING and len(table.written()) == 1
+
+
+def test_a_button_press_carries_the_snapshot_on_the_screen(
+    recording_screen: RecordingScreen,
+) -> None:
+    table = playing()
+    loop = Loop(table.session, recording_screen, lambda: table.now)
+    loop.step()  # the screen shows the table waiting
+    table.see(table_of(laid(1), LINEUP))  # proposed, not yet drawn
+    loop.post(Press(Action.CONFIRM))
+    loop.step()
+    assert table.session.state.phase is Phase.PROPOSAL and table.written() == []
+    assert table.session.state.says(table.now) == SCREEN_MOVED
+    loop.post(Press(Action.CONFIRM))  # the proposal has been drawn since
+    loop.step()
     assert table.session.state.phase is Phase.CLEARING and len(table.written()) == 1
 
 
