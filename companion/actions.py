@@ -46,3 +46,7 @@ class Press:
     """What they asked for."""
     target: int | None = None
     """For `Action.PICK`: the index of the row or player touched."""
+    seen: int | None = None
+    """The version of the snapshot on the screen (or the page) when it was pressed: a
+    Confirm or an Undo whose meaning has changed since is not carried out. None: the
+    press acts on the table as it is (a test, a script)."""

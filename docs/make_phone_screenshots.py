@@ -6,8 +6,9 @@ For English and French in turn, runs `companion demo` with its phone page (as th
 browser tests do: headless, on a port of 127.0.0.1) and opens the pages in Debian's
 chromium at a phone's size: the setup page while the group waits for its names (two
 typed), then a whole game: the table page while a proposal waits, the table page at
-the winner, a game's round with its photo and overlay, the staff page logged in and
-the list of games. The pictures go to docs/phone/, named by page and language.
+the winner, a game's round with its photo and overlay, the staff page logged in
+(while the proposal waits, as the staff see it) and the list of games. The pictures
+go to docs/phone/, named by page and language.
 """
 
 import shutil
@@ -82,12 +83,18 @@ def playing(browser: Browser, folder: Path, language: str) -> None:
         folder, "--stay", "--speed", SPEED, "--auto-confirm", AUTO_CONFIRM, language=language
     )
     context = phone(browser, language, scale=1)
+    staff_context = phone(browser, language, scale=1)
     try:
         # opened once the group has picked the language: a page keeps the language it
         # was opened in around its live part
         demo.wait_for(lambda s: s["game"] is not None, "the game set up", GAME_SECONDS)
         table = context.new_page()
         table.goto(demo.url)
+        staff = staff_context.new_page()
+        staff.goto(demo.address("/staff"))
+        staff.locator("#pin").fill(PIN)
+        staff.locator("#staff-enter").click()
+        staff.locator("#staff-pending").wait_for(timeout=WAIT_MS)
         demo.wait_for(
             lambda s: s["proposal"] is not None and s["round"] >= PROPOSAL_ROUND,
             f"the proposal of round {PROPOSAL_ROUND}",
@@ -95,6 +102,9 @@ def playing(browser: Browser, folder: Path, language: str) -> None:
         )
         table.locator("#proposal").wait_for(timeout=WAIT_MS)
         save(table, "table", language)
+        staff.locator("#staff-confirm").wait_for(timeout=WAIT_MS)  # live, as on the table
+        save(staff, "staff", language)
+        staff_context.close()
         state = demo.wait_for(lambda s: bool(s["winners"]), "the winner", GAME_SECONDS)
         table.locator("#winner").wait_for(timeout=WAIT_MS)
         save(table, "winner", language)
@@ -106,16 +116,7 @@ def playing(browser: Browser, folder: Path, language: str) -> None:
         save(games, "games", language)
     finally:
         context.close()
-    staff = phone(browser, language, scale=1)
-    try:
-        page = staff.new_page()
-        page.goto(demo.address("/staff"))
-        page.locator("#pin").fill(PIN)
-        page.locator("#staff-enter").click()
-        page.locator("#staff-table").wait_for(timeout=WAIT_MS)
-        save(page, "staff", language)
-    finally:
-        staff.close()
+        staff_context.close()
         stopped(demo)
 
 

@@ -12,6 +12,7 @@ import queue
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from functools import partial
 
 from companion.actions import Action, Press
@@ -76,6 +77,9 @@ class Loop:
         self.posted: queue.SimpleQueue[Press | Request] = queue.SimpleQueue()
         """Presses from the buttons' thread and requests from the web server's, taken
         at the start of each step."""
+        self.shown: int | None = None
+        """The version of the snapshot on the screen now (None before the first): each
+        press carries it, so a Confirm acts on what the player saw when pressing."""
         self.quit = False
 
     @property
@@ -89,8 +93,9 @@ class Loop:
         self.quit = True
 
     def post(self, press: Press) -> None:
-        """Hand a press to the loop; safe from any thread (the buttons' callbacks)."""
-        self.posted.put(press)
+        """Hand a press to the loop, with the snapshot on the screen as it was pressed;
+        safe from any thread (the buttons' callbacks)."""
+        self.posted.put(self._seen(press))
 
     def snapshot(self) -> Snapshot:
         """The state the session last published; safe from any thread."""
@@ -130,6 +135,7 @@ class Loop:
         page = self.page() if self.page is not None else None
         view = present(snapshot.state, now, self._camera_view(now), page=page)
         self.screen.show(view)
+        self.shown = snapshot.version
         self._show_lights(snapshot, view, now)
         if self.housekeeper is not None:
             self.housekeeper.tick(now, snapshot.state.phase)
@@ -184,8 +190,12 @@ class Loop:
             time.sleep(max(0.0, 1 / STEPS_PER_SECOND - (time.monotonic() - started)))
         self.service.stopping()
 
+    def _seen(self, press: Press) -> Press:
+        """The press with the version of the snapshot on the screen, unless it has one."""
+        return press if press.seen is not None else replace(press, seen=self.shown)
+
     def _presses(self) -> list[Press | Request]:
-        presses: list[Press | Request] = list(self.screen.presses())
+        presses: list[Press | Request] = [self._seen(p) for p in self.screen.presses()]
         while not self.posted.empty():
             presses.append(self.posted.get_nowait())
         return presses

@@ -6,6 +6,12 @@ the session has acted on it. A press from the page (confirm, undo, next) is a pl
 `Press`; the rest are the things only the page can ask in one go: a setup typed on a
 phone, a past round corrected, the game given up without the table's question.
 
+Each carries the version of the snapshot the page showed when it was made (`seen`): a
+command that does not apply to the table as it is now is refused (`NotNow`: "nothing
+to confirm now: the table is being cleared"), and so is one whose meaning depended on
+what the page showed when the table has moved on since (`Stale`); the page is then
+drawn again. Both refusals change nothing, and the web answers both with 409.
+
 A change the journal could not keep is not made (`Unkept`): the page hears so in
 plain words, and the café's log gets the journal's own words, which name its files
 (the runtime, which carries out the session's effects, writes them there).
@@ -31,6 +37,9 @@ class SetUp:
     """Options to set, by name (None: no limit)."""
     names: Mapping[str, str] = field(default_factory=dict)
     """Names for the seats, by kit colour (empty: the colour's own name again)."""
+    seen: int | None = None
+    """The version of the snapshot the page showed (a setup is checked against the
+    table as it is, whatever the page showed)."""
 
 
 @dataclass(frozen=True)
@@ -45,12 +54,19 @@ class Correct:
     """The round (1 for the first)."""
     reveal: Reveal
     """What lay on the table."""
+    seen: int | None = None
+    """The version of the snapshot the page showed: refused when the game's rounds have
+    changed since (None: no check, as before versions were sent)."""
 
 
 @dataclass(frozen=True)
 class GiveUp:
     """Abandon the game in progress at once (the staff asked, behind the PIN): it stays
     in the journal, marked abandoned, and the table goes back to setting up."""
+
+    seen: int | None = None
+    """The version of the snapshot the page showed: refused when the game at the table
+    (or its rounds) has changed since (None: no check)."""
 
 
 Command = Press | SetUp | Correct | GiveUp
@@ -77,6 +93,29 @@ def unkept(card_full: bool) -> Unkept:
 
 
 @dataclass(frozen=True)
+class NotNow:
+    """A command that does not apply to the table as it is now (Confirm with no score
+    proposed, or while the table is being cleared): nothing was done."""
+
+    words: Phrase
+    """What the page shows."""
+
+
+@dataclass(frozen=True)
+class Stale:
+    """A command made from a snapshot whose meaning has changed since (the proposal it
+    confirmed was replaced, a round was scored before it was undone): nothing was done,
+    and the page is drawn again."""
+
+    words: Phrase
+    """What the page shows."""
+
+
+Refusal = Phrase | Unkept | NotNow | Stale
+"""Why a command was refused."""
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What came of a command: the snapshot it left, and why it was refused, if it was."""
 
@@ -87,13 +126,20 @@ class Verdict:
     unkept: Unkept | None = None
     """Set when nothing was done because the journal could not keep it (`refused`
     then holds its words)."""
+    moved: NotNow | Stale | None = None
+    """Set when the command did not apply to the table as it is, or was made from a
+    snapshot whose meaning has changed (`refused` then holds its words)."""
 
     @classmethod
-    def of(cls, version: int, answer: "Phrase | Unkept | None") -> "Verdict":
+    def of(cls, version: int, answer: "Refusal | None") -> "Verdict":
         """The verdict for the session's answer: done (None), refused, or not kept."""
-        if isinstance(answer, Unkept):
-            return cls(version, answer.words, answer)
-        return cls(version, answer)
+        match answer:
+            case Unkept():
+                return cls(version, answer.words, answer)
+            case NotNow() | Stale():
+                return cls(version, answer.words, moved=answer)
+            case _:
+                return cls(version, answer)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from companion.phrases import Phrase
 from companion.rules import Game, Reveal, RoundScore
-from companion.session.commands import SetUp, Unkept
+from companion.session.commands import Refusal, SetUp
 from companion.session.draft import Draft
 from companion.session.states import SessionState
 
@@ -240,7 +240,7 @@ class Step:
     """The state after the event (before any effect is carried out)."""
     effects: tuple[Effect, ...] = ()
     """What the runtime is to carry out, in order."""
-    refused: Phrase | Unkept | None = None
+    refused: Refusal | None = None
     """Why a command was refused (None: done, or not a command)."""
 
     def map(self, change: Callable[[SessionState], SessionState]) -> "Step":

@@ -30,7 +30,6 @@ from companion.session.effects import (
     UndoRound,
     WriteRound,
 )
-from companion.session.lineup import Lineup
 from companion.session.settings import Settings
 from companion.session.setup import STEP_NAMES
 from companion.session.states import (
@@ -45,7 +44,7 @@ from companion.session.states import (
     Waiting,
     Winner,
 )
-from companion.session.table import read_table
+from companion.session.table import clearing_report, read_table
 from companion.vision.records import TableObservation
 
 MESSAGE_SECONDS = 6.0
@@ -157,9 +156,10 @@ class Play:
         return Step(state)
 
     def go_on(self, state: SessionState, now: float) -> SessionState:
-        """A player says the table is cleared (Confirm or Next while clearing)."""
+        """A player says the table is cleared (Confirm or Next while clearing): the
+        table is read as the next round from now on."""
         state = replace(state, at=Waiting(), guards=replace(state.guards, to_clear=False))
-        return self.propose(state, now)
+        return self.propose(reread(state), now)
 
     def commit(
         self, state: SessionState, reveal: Reveal, now: float, proposal: RoundScore | None
@@ -256,10 +256,14 @@ def unsaved(
 
 
 def read(
-    game: Game, lineup: Lineup, observation: TableObservation, steady: bool, blind: bool = False
+    state: SessionState, observation: TableObservation, steady: bool, blind: bool = False
 ) -> TableRead:
-    """A settled table read as the next round of `game`."""
-    return TableRead(observation, read_table(observation, game, lineup), steady, blind)
+    """A settled table read as the next round of the state's game; while the last
+    round's table is being cleared, only what is left to clear."""
+    report = read_table(observation, state.game, state.lineup)
+    if isinstance(state.at, Clearing) and state.guards.to_clear:
+        report = clearing_report(report)
+    return TableRead(observation, report, steady, blind)
 
 
 def reread(state: SessionState) -> SessionState:
@@ -268,8 +272,7 @@ def reread(state: SessionState) -> SessionState:
     table = state.table
     if table is None:
         return state
-    again = read(state.game, state.lineup, table.observation, table.steady, table.blind)
-    return replace(state, table=again)
+    return replace(state, table=read(state, table.observation, table.steady, table.blind))
 
 
 def say(state: SessionState, text: Phrase, now: float) -> SessionState:

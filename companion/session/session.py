@@ -32,6 +32,7 @@ from companion.session.setup import placeholder
 from companion.session.setup_steps import resumed_step
 from companion.session.states import Choosing, Guards, SessionState, Snapshot, Waiting, Winner
 from companion.session.transitions import Transitions
+from companion.session.versions import marked
 from companion.vision.records import TableObservation
 
 __all__ = ["KeptGame", "Session", "Settings", "resumed_state", "setup_state"]
@@ -141,7 +142,8 @@ class Session:
 
     def command(self, command: Command, now: float) -> Verdict:
         """Act on a command from the phone page; the verdict says why nothing was done
-        when the table refused it (a press is never refused: it does what it does)."""
+        when the table refused it (one that does not apply now, or whose meaning has
+        changed since the snapshot it was made from, changes nothing)."""
         step = self.transitions.command(self._snapshot.state, command, now)
         done = self._carry_out(step, now)
         self._publish(done.state)
@@ -162,7 +164,8 @@ class Session:
         """Publish the state a change left, with the next version, if it is new."""
         before = self._snapshot
         if after != before.state:
-            self._snapshot = Snapshot(before.version + 1, after)
+            version = before.version + 1
+            self._snapshot = Snapshot(version, marked(before.state, after, version))
         return self._snapshot.state
 
     def see(

@@ -254,6 +254,20 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """The snapshot versions at which what a press or a command acts on last changed
+    (set as each snapshot is published, by `versions.marked`): a Confirm made from an
+    older snapshot than `phase`, or an Undo older than `rounds`, meant something else."""
+
+    version: int = 0
+    """The version this state was published as."""
+    phase: int = 0
+    """Since when the table has been in this phase (for a proposal: this proposal)."""
+    rounds: int = 0
+    """Since when the game at the table has had these rounds (or been this game)."""
+
+
+@dataclass(frozen=True)
 class SessionState:
     """Everything about one table's game at one moment."""
 
@@ -278,6 +292,8 @@ class SessionState:
     """The last hop of the rabbits."""
     message: Message | None = None
     """The last one-off message."""
+    marks: Marks = field(default_factory=Marks)
+    """The versions at which the phase and the game's rounds last changed."""
 
     @property
     def phase(self) -> Phase:

@@ -130,6 +130,22 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
     )
 
 
+def clearing_report(report: TableReport) -> TableReport:
+    """The report while the last round's table is cleared: "clear the table" and
+    nothing else, however its tokens would read as the next round (they are the old
+    round's, not wrong nor missing); the same once the last token is gone, as the
+    next round."""
+    if report.cleared:
+        return report
+    clear = plural(
+        "clear the table: {count} token is still on it",
+        "clear the table: {count} tokens are still on it",
+        report.tokens,
+        count=report.tokens,
+    )
+    return TableReport(report.reveal, (clear,), (), (), (), report.tokens)
+
+
 def _count_where_last_seen(
     tag: KitTag,
     slot: int,

@@ -50,6 +50,7 @@ from companion.session.states import (
     Waiting,
     Winner,
 )
+from companion.session.versions import SCREEN_MOVED, refusal, stale
 
 
 class Transitions:
@@ -87,7 +88,11 @@ class Transitions:
 
     def command(self, state: SessionState, command: Command, now: float) -> Step:
         """What follows a command from the phone page (its `refused` says why nothing
-        was done; a press is never refused: it does what it does)."""
+        was done: one that does not apply now, or was made from a snapshot whose
+        meaning has changed, leaves the state as it was)."""
+        refused = refusal(state, command)
+        if refused is not None:
+            return Step(state, refused=refused)
         match command:
             case Press():
                 return self._pressed(state, command, now)
@@ -140,7 +145,7 @@ class Transitions:
                 return Step(state)
 
     def _seen(self, state: SessionState, event: Seen) -> Step:
-        table = read(state.game, state.lineup, event.observation, event.steady, event.blind)
+        table = read(state, event.observation, event.steady, event.blind)
         at, guards = state.at, state.guards
         if table.report.cleared:
             if isinstance(at, Choosing):
@@ -164,6 +169,8 @@ class Transitions:
         action, at = press.action, state.at
         if isinstance(at, SetupStep):
             return self.setup.pressed(state, at, press, now)
+        if not isinstance(at, Editing) and stale(state, action, press.seen):
+            return Step(state.saying(SCREEN_MOVED, now, MESSAGE_SECONDS))
         if isinstance(at, Abandoning):
             return self.giving_up.pressed(state, at, press, now)
         if action is Action.ABANDON:

@@ -23,6 +23,7 @@ from companion.web import changes, reading
 from companion.web.documents import state_document
 from companion.web.door import guarded
 from companion.web.live import Live, update
+from companion.web.pending import pending
 from companion.web.site import Refused, Site, error_page, refusal
 
 
@@ -101,8 +102,11 @@ def live_for(site: Site) -> Live:
 
 
 def live_update(site: Site, snapshot: Snapshot) -> str:
-    """The live stream's update for a snapshot: its version, HTML and state."""
+    """The live stream's update for a snapshot: its version, the table page's live
+    part, the staff page's panel, and the state."""
     now = site.table.now()
+    language = snapshot.state.language
     view = present(snapshot.state, now, None)
     state = state_document(snapshot, now)
-    return update(snapshot.version, site.pages.live(view, state, snapshot.state.language), state)
+    panel = site.pages.staff_panel(pending(snapshot.state, snapshot.version, now), language)
+    return update(snapshot.version, site.pages.live(view, state, language), state, panel)

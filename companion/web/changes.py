@@ -7,6 +7,7 @@ by the rules, then posted to the loop as a command; the loop's verdict is the an
 """
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -34,7 +35,7 @@ _ACTIONS: dict[str, Command] = {
     "abandon": GiveUp(),
 }
 """What `POST /api/actions` may ask for."""
-_SETUP_KEYS = {"ruleset", "options", "names"}
+_SETUP_KEYS = {"ruleset", "options", "names", "version"}
 
 
 async def log_in(site: Site, request: Request) -> Response:
@@ -63,19 +64,19 @@ async def api_setup(site: Site, request: Request) -> Response:
     """`POST /api/setup`: a setup typed on a phone (any phone while the table sets up)."""
     setting_up = site.table.snapshot().state.setting_up
     body = await json_body(site, request, allowed=_SETUP_KEYS, staff=not setting_up)
-    return await submit(site, setup_command(body))
+    return await submit(site, replace(setup_command(body), seen=version_of(body.get("version"))))
 
 
 async def api_actions(site: Site, request: Request) -> Response:
     """`POST /api/actions`: a press from the staff's page."""
-    body = await json_body(site, request, allowed={"action"}, staff=True)
+    body = await json_body(site, request, allowed={"action", "version"}, staff=True)
     asked = body.get("action")
     command = _ACTIONS.get(asked) if isinstance(asked, str) else None
     if command is None:
         raise Refused(
             422, phrase("the action must be one of: {actions}", actions=", ".join(_ACTIONS))
         )
-    return await submit(site, command)
+    return await submit(site, replace(command, seen=version_of(body.get("version"))))
 
 
 async def api_correct(site: Site, request: Request) -> Response:
@@ -100,7 +101,8 @@ async def api_correct(site: Site, request: Request) -> Response:
         state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
     except RulesError as error:
         raise Refused(422, error.phrase) from None
-    return await submit(site, Correct(game_id, number, reveal))
+    seen = version_of(request.query_params.get("version"), query=True)
+    return await submit(site, Correct(game_id, number, reveal, seen))
 
 
 def client_of(site: Site, request: Request) -> str:
@@ -111,6 +113,19 @@ def client_of(site: Site, request: Request) -> str:
     if nonce is not None:
         return f"ticket {nonce}"
     return address_key(request.client.host if request.client is not None else "")
+
+
+def version_of(value: object, *, query: bool = False) -> int | None:
+    """The snapshot version a change was made from (the `version` the page got with the
+    state it showed); None when the change names none (it then applies to the table as
+    it is). In a query string it is digits."""
+    if value is None:
+        return None
+    if query and isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value[:18])
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**18:
+        return value
+    raise Refused(422, phrase("the version must be a whole number"))
 
 
 def setup_command(body: dict[str, Any]) -> SetUp:
@@ -145,6 +160,6 @@ async def submit(site: Site, command: Command) -> Response:
         verdict = await waiting  # the session is acting on it: its verdict is the answer
     if verdict.unkept is not None:  # nothing was done: the journal could not keep it
         raise Refused(507 if verdict.unkept.card_full else 503, verdict.unkept.words)
-    if verdict.refused is not None:
-        raise Refused(409, verdict.refused)
+    if verdict.refused is not None:  # not now, made from an older snapshot, or not allowed
+        raise Refused(409, verdict.refused, version=verdict.version)
     return json_response({"version": verdict.version})

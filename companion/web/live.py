@@ -104,6 +104,8 @@ def _event(data: str) -> str:
     return f"data: {data}\n\n"
 
 
-def update(version: int, html: str, state: dict[str, object]) -> str:
-    """An update's data: the version, the live part's HTML, and the state's JSON."""
-    return json.dumps({"version": version, "html": html, "state": state}, ensure_ascii=False)
+def update(version: int, html: str, state: dict[str, object], staff: str = "") -> str:
+    """An update's data: the version, the live part's HTML, the state's JSON, and the
+    staff page's panel (what waits for the staff, with the buttons that apply)."""
+    data = {"version": version, "html": html, "state": state, "staff": staff}
+    return json.dumps(data, ensure_ascii=False)

@@ -33,6 +33,7 @@ from companion.session.draft import OPTION_CHOICES, colour_name
 from companion.session.setup import EDITIONS, OPTIONS, player_range
 from companion.view.present_setup import OPTION_WORDS, option_value
 from companion.web.game_page import game_line, names, round_page
+from companion.web.pending import Pending
 from companion.web.style import kit, signed
 
 STATIC: Mapping[str, str] = {
@@ -152,9 +153,11 @@ class Pages:
         staff: bool,
         slots: Sequence[int],
         bgstats: str | None,
+        version: int = 0,
     ) -> str:
         """`GET /games/ID`: every round with its points, reasons, cards, votes and
-        photos; downloads; the staff's correction forms."""
+        photos; downloads; the staff's correction forms, which send back `version`
+        (the table's snapshot when the page was drawn)."""
         words = translations(language)
         game = stored.game
         correctable = staff and stored.status is not GameStatus.ABANDONED
@@ -176,6 +179,7 @@ class Pages:
             players=game.seating.players,
             bgstats=bgstats,
             winners=names(game, summary.winners, words),
+            version=version,
         )
 
     def setup(self, state: dict[str, Any], language: Language, *, csrf: str) -> str:
@@ -194,8 +198,17 @@ class Pages:
             colours=[(c.name, colour_name(c.name, language)) for c in COLOURS],
         )
 
-    def staff(self, state: dict[str, Any], language: Language, *, csrf: str, staff: bool) -> str:
-        """`GET /staff`: the PIN form, or the staff's buttons for the table."""
+    def staff(
+        self,
+        state: dict[str, Any],
+        language: Language,
+        *,
+        csrf: str,
+        staff: bool,
+        waiting: Pending,
+    ) -> str:
+        """`GET /staff`: the PIN form, or the staff's buttons for the table around what
+        waits for them (`staff_panel`, which the stream keeps up to date)."""
         return self._render(
             "staff.html",
             language,
@@ -204,6 +217,20 @@ class Pages:
             staff=staff,
             setting_up=state["setup"] is not None,
             state=state,
+            panel=self.staff_panel(waiting, language),
+        )
+
+    def staff_panel(self, waiting: Pending, language: Language) -> str:
+        """What waits for the staff and the buttons that apply now: what the stream
+        sends the staff page on every change."""
+        words = translations(language)
+        return self._render(
+            "staff_panel.html",
+            language,
+            pending=waiting,
+            headline=waiting.headline.render(words),
+            details=[detail.render(words) for detail in waiting.details],
+            countdown=_countdown(waiting.countdown, words),
         )
 
     def message(self, title: Phrase, detail: Phrase | str, language: Language, status: int) -> str:

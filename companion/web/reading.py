@@ -18,6 +18,7 @@ from companion.phrases import phrase
 from companion.view.present import present
 from companion.web.documents import game_document, state_document, summary_document
 from companion.web.exports import bgstats_link, game_csv, game_zip
+from companion.web.pending import pending
 from companion.web.site import (
     Refused,
     Site,
@@ -74,6 +75,7 @@ async def game_page(site: Site, request: Request) -> Response:
             raise Refused(422, phrase("game {number} is damaged", number=game_id))
         return history.whole(game_id)
 
+    version = site.table.snapshot().version  # before the journal: never newer than the page
     summary, stored, rounds = await read_journal(site, work)
     csrf = page_csrf(site, request)
     staff = site.gate.is_staff(request.cookies.get(STAFF_COOKIE))
@@ -86,6 +88,7 @@ async def game_page(site: Site, request: Request) -> Response:
         staff=staff and not summary.archived,  # the table corrects only its journal's games
         slots=site.slots,
         bgstats=bgstats_link(stored) if stored.game.outcome is not None else None,
+        version=version,
     )
     return page_response(html, csrf, request)
 
@@ -103,8 +106,10 @@ async def staff_page(site: Site, request: Request) -> Response:
     snapshot = site.table.snapshot()
     csrf = page_csrf(site, request)
     staff = site.gate.is_staff(request.cookies.get(STAFF_COOKIE))
-    state = state_document(snapshot, site.table.now())
-    html = site.pages.staff(state, snapshot.state.language, csrf=csrf, staff=staff)
+    now = site.table.now()
+    state = state_document(snapshot, now)
+    waiting = pending(snapshot.state, snapshot.version, now)
+    html = site.pages.staff(state, snapshot.state.language, csrf=csrf, staff=staff, waiting=waiting)
     return page_response(html, csrf, request)
 
 

@@ -63,10 +63,20 @@ class Site:
 class Refused(CompanionError, ValueError):
     """A request the server answers with an error status and words for the page."""
 
-    def __init__(self, status: int, words: Phrase, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        words: Phrase,
+        retry_after: float | None = None,
+        *,
+        version: int | None = None,
+    ) -> None:
         super().__init__(words)
         self.status = status
         self.retry_after = retry_after
+        self.version = version
+        """For a change the table refused (409): the version of the snapshot it was
+        judged against, so the page knows it is to be drawn again."""
 
 
 async def read_journal(site: Site, work: Callable[[History], Any], *, missing: Any = None) -> Any:
@@ -161,10 +171,13 @@ def path_number(request: Request, name: str) -> int:
 
 
 def refusal(site: Site, refused: Refused) -> Response:
-    """The error as JSON for the page's script (`{"error": words}`), in the table's
-    language."""
+    """The error as JSON for the page's script (`{"error": words}`, with the table's
+    `version` when the table refused a change), in the table's language."""
     words = refused.phrase.render(translations(table_language(site)))
     headers = {"Cache-Control": "no-store"}
     if refused.retry_after is not None:
         headers["Retry-After"] = str(max(1, round(refused.retry_after)))
-    return JSONResponse({"error": words}, status_code=refused.status, headers=headers)
+    doc: dict[str, object] = {"error": words}
+    if refused.version is not None:
+        doc["version"] = refused.version
+    return JSONResponse(doc, status_code=refused.status, headers=headers)

@@ -14,7 +14,7 @@ from companion.language import Language, translations
 from companion.rules import Game, Reveal
 from companion.runtime.effects import JournalEffects
 from companion.runtime.loop import Loop
-from companion.session.commands import Command, Correct, GiveUp, SetUp, Verdict
+from companion.session.commands import Command, Correct, GiveUp, NotNow, SetUp, Verdict
 from companion.session.draft import KIT_COLOURS
 from companion.session.session import Session, Settings
 from companion.session.states import Phase
@@ -333,9 +333,14 @@ def test_confirm_and_undo_from_the_page_do_what_the_buttons_do(tmp_path: Path) -
         assert str(page.session.state.says(page.clock)) == "round 1 undone"
 
 
-def test_a_press_that_does_nothing_is_not_refused(setting_up: Desk) -> None:
+def test_an_undo_from_the_page_with_no_round_to_undo_is_refused_and_changes_nothing(
+    setting_up: Desk,
+) -> None:
     before = setting_up.session.snapshot
-    assert command(setting_up, Press(Action.UNDO)) == Verdict(before.version, None)
+    verdict = command(setting_up, Press(Action.UNDO))
+    assert isinstance(verdict.moved, NotNow)
+    assert str(verdict.refused) == "there is no round to undo"
+    assert setting_up.session.snapshot == before
 
 
 # The loop

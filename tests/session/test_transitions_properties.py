@@ -11,10 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.actions import Action, Press
-from companion.errors import CompanionError, error_words
 from companion.language import Language
-from companion.phrases import phrase
-from companion.rules import Game, Reveal, find_ruleset
+from companion.rules import Reveal, find_ruleset
 from companion.session.commands import Command, Correct, GiveUp, SetUp
 from companion.session.effects import (
     CorrectRound,
@@ -24,15 +22,12 @@ from companion.session.effects import (
     GameStarted,
     KeepSetup,
     MarkAbandoned,
-    NamesRecalled,
     RecallNames,
     RecallSetup,
     Result,
     RoundCorrected,
     RoundUndone,
     RoundWritten,
-    SetupKept,
-    SetupRecalled,
     StartGame,
     UndoRound,
     WriteRound,
@@ -43,6 +38,7 @@ from companion.session.session import Settings, setup_state
 from companion.session.states import Phase, SessionState
 from companion.session.transitions import Transitions
 from companion.vision.records import TableObservation
+from tests.session.fake_journal import FakeJournal
 from tests.session.observations import table_of
 
 LINEUP = Lineup(("Ann", "Ben", "Cleo", "Dan"), ("red", "blue", "green", "yellow"))
@@ -80,65 +76,6 @@ ALLOWED_BY_EVENT: Mapping[type, set[type]] = {
 }
 """The effects an event other than a press may lead to: a table seen only ever starts
 a game (an owner token choosing who tells first); time only confirms a round."""
-
-
-class FakeJournal:
-    """An executor keeping games in memory, as the journal does, and refusing what
-    the journal refuses; it records every effect, and fails when the card is full."""
-
-    def __init__(self) -> None:
-        self.games: dict[int, Game] = {}
-        self.playing: set[int] = set()
-        self.effects: list[Effect] = []
-        self.full = False
-        """Whether the card is full: every write fails."""
-
-    def run(self, effect: Effect) -> Result:
-        self.effects.append(effect)
-        if self.full and not isinstance(effect, RecallNames | RecallSetup):
-            return Failed(effect, phrase("the memory card is full"), card_full=True)
-        try:
-            return self._carry_out(effect)
-        except CompanionError as error:
-            return Failed(effect, error_words(error))
-
-    def _carry_out(self, effect: Effect) -> Result:
-        match effect:
-            case StartGame():
-                assert not effect.game.played
-                game_id = len(self.games) + 1
-                self.games[game_id] = effect.game
-                self.playing = {game_id}
-                return GameStarted(effect, game_id)
-            case WriteRound():
-                stored = self.games[effect.game_id]
-                assert effect.game_id in self.playing, "a round of a game not being played"
-                assert effect.number == len(stored.played) + 1, "a round written twice"
-                assert effect.played.played[:-1] == stored.played, "another game's round"
-                self.games[effect.game_id] = effect.played
-                if effect.played.outcome is not None:
-                    self.playing.discard(effect.game_id)
-                return RoundWritten(effect)
-            case UndoRound():
-                back = self.games[effect.game_id].undo()
-                self.games[effect.game_id] = back
-                self.playing.add(effect.game_id)
-                return RoundUndone(effect, back)
-            case CorrectRound():
-                game = self.games[effect.game_id].corrected(effect.number, effect.reveal)
-                self.games[effect.game_id] = game
-                return RoundCorrected(effect, game)
-            case MarkAbandoned():
-                if effect.game_id not in self.playing:
-                    return Failed(effect, phrase("the game is over"))
-                self.playing.discard(effect.game_id)
-                return GameAbandoned(effect)
-            case KeepSetup():
-                return SetupKept(effect)
-            case RecallNames():
-                return NamesRecalled(("Zoé", "Yann"))
-            case RecallSetup():
-                return SetupRecalled(None)
 
 
 @dataclass(frozen=True)

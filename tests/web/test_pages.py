@@ -36,6 +36,7 @@ from companion.view.present import present
 from companion.vision.records import TableObservation
 from companion.web.documents import state_document
 from companion.web.pages import Pages
+from companion.web.pending import pending
 from tests.journal.helpers import example, play_into, spoil_party_round_5
 from tests.session.observations import table_of
 
@@ -535,14 +536,20 @@ def test_the_table_page_leads_to_the_setup_page_while_the_table_sets_up(
 def test_the_staff_page_asks_for_the_pin_then_offers_the_tables_buttons(
     pages: Pages, journal: Journal
 ) -> None:
-    doc = seen(proposing(journal).state)[1]
-    locked = Parsed(pages.staff(doc, Language.ENGLISH, csrf="token-1", staff=False))
+    state = proposing(journal).state
+    doc, waiting = seen(state)[1], pending(state, 7, 1.0)
+    locked = Parsed(
+        pages.staff(doc, Language.ENGLISH, csrf="token-1", staff=False, waiting=waiting)
+    )
     assert locked.one("input", id="pin").attrs["type"] == "password"
-    assert locked.find(id="staff-undo") == []
-    unlocked = Parsed(pages.staff(doc, Language.ENGLISH, csrf="token-1", staff=True))
+    assert locked.find(id="staff-confirm") == []
+    unlocked = Parsed(
+        pages.staff(doc, Language.ENGLISH, csrf="token-1", staff=True, waiting=waiting)
+    )
     assert unlocked.find(id="pin") == []
     actions = {e.attrs["id"]: e.attrs["data-action"] for e in unlocked.find(data_action=None)}
-    assert actions == {"staff-confirm": "confirm", "staff-undo": "undo", "staff-abandon": "abandon"}
+    # round 1 is proposed: nothing to undo yet
+    assert actions == {"staff-confirm": "confirm", "staff-abandon": "abandon"}
     assert unlocked.one(id="staff-game").attrs["href"] == f"/games/{doc['game']}"
     assert unlocked.one("form", id="staff-logout")
 

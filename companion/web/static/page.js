@@ -29,7 +29,9 @@
     }
     if (!response.ok) {
       const words = answer && typeof answer.error === "string" ? answer.error : "";
-      throw new Error(words || `${response.status} ${response.statusText}`);
+      const refused = new Error(words || `${response.status} ${response.statusText}`);
+      refused.status = response.status;
+      throw refused;
     }
     return answer || {};
   }
@@ -213,7 +215,9 @@
         }
         const trap = form.querySelector("select[data-trap]");
         if (trap && trap.value) round.trap = Number(trap.value);
-        const url = `/api/games/${form.dataset.game}/rounds/${form.dataset.round}`;
+        const drawn = document.getElementById("game");
+        const version = drawn ? drawn.dataset.version : "";
+        const url = `/api/games/${form.dataset.game}/rounds/${form.dataset.round}?version=${version}`;
         send(form.querySelector("button"), form.querySelector(".error"), url, round, () =>
           window.location.reload(),
         );
@@ -243,16 +247,47 @@
         );
       });
     }
+    const panel = document.getElementById("staff-pending");
+    if (!panel) return;
     const error = document.getElementById("staff-error");
     const done = document.getElementById("staff-done");
-    for (const button of document.querySelectorAll("button[data-action]")) {
-      button.addEventListener("click", () => {
-        if (button.dataset.ask && !window.confirm(button.dataset.ask)) return;
-        done.hidden = true;
-        send(button, error, "/api/actions", { action: button.dataset.action }, () => {
-          done.hidden = false;
-        });
-      });
+    panel.addEventListener("click", async (event) => {
+      const button = event.target.closest("button[data-action]");
+      if (!button || button.disabled) return;
+      if (button.dataset.ask && !window.confirm(button.dataset.ask)) return;
+      /* the version of what the staff saw: the table refuses the press if its meaning
+         changed since (409), and the panel is drawn again */
+      const shown = panel.querySelector("[data-version]");
+      const version = shown ? Number(shown.dataset.version) : null;
+      done.hidden = true;
+      say(error, "");
+      button.disabled = true;
+      try {
+        await post("/api/actions", { action: button.dataset.action, version });
+        done.hidden = false;
+      } catch (failure) {
+        say(error, failure.message);
+        if (failure.status === 409) await redrawPanel();
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+
+  /* Draw the staff panel again from the page as the table now serves it (after a
+     refusal, whether or not the stream is following). */
+  async function redrawPanel() {
+    const panel = document.getElementById("staff-pending");
+    try {
+      const response = await fetch("/staff", { credentials: "same-origin", cache: "no-store" });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.getElementById("staff-pending");
+      if (panel && fresh) {
+        panel.innerHTML = fresh.innerHTML;
+        countDown();
+      }
+    } catch (failure) {
+      window.location.reload();
     }
   }
 
@@ -290,6 +325,11 @@
       const live = document.getElementById("live");
       if (live && typeof data.html === "string") {
         live.innerHTML = data.html;
+        countDown();
+      }
+      const panel = document.getElementById("staff-pending");
+      if (panel && typeof data.staff === "string" && data.staff) {
+        panel.innerHTML = data.staff;
         countDown();
       }
       const page = body.dataset.page;
