@@ -54,26 +54,19 @@ class Correcting:
         return replace(state, at=Editing(editor, at))
 
     def pressed(self, state: SessionState, at: Editing, press: Press, now: float) -> Step:
-        """A press in the editor: move between rows, change a row, save, or cancel."""
-        editor = at.editor
-        match press.action:
-            case Action.UP:
-                editor = editor.move(-1)
-            case Action.DOWN | Action.FIX:
-                editor = editor.move(1)
-            case Action.PICK if press.target is not None:
-                editor = editor.pick(press.target)
-            case Action.LEFT:
-                editor = editor.change(-1)
-            case Action.RIGHT | Action.NEXT:
-                editor = editor.change(1)
-            case Action.BACK | Action.UNDO:
-                return Step(close_editor(state, at, now))
-            case Action.CONFIRM:
-                return self._save(state, replace(at, editor=editor, problems=()), now)
-            case _:
-                pass
-        return Step(replace(state, at=replace(at, editor=editor, problems=())))
+        """A press in the editor: the next or previous question, another answer, the
+        summary, save (Confirm on a summary that can be saved), or cancel."""
+        if press.action in (Action.BACK, Action.UNDO):
+            return Step(close_editor(state, at, now))
+        asked = at.questions
+        if asked.saves(press):
+            return self._save(state, replace(at, problems=()), now)
+        after = asked.pressed(press)
+        return Step(
+            replace(
+                state, at=replace(at, editor=after.editor, reviewing=after.reviewing, problems=())
+            )
+        )
 
     def _save(self, state: SessionState, at: Editing, now: float) -> Step:
         """Write a round entered by hand, or rescore the game from a corrected round."""
