@@ -52,7 +52,9 @@ def _summary(
             answer="",
             progress=progress,
             summary=(
-                phrase("{button} saves it", button=in_context("button", "Save")).render(words),
+                phrase("Press {button} to save it", button=in_context("button", "Save")).render(
+                    words
+                ),
             ),
             preview=preview,
             reviewing=True,
