@@ -65,8 +65,8 @@ def entered_by_the_editor(players: int, answers: RoundEditor) -> Reveal:
 
 def all_legal(players: int) -> Reveal:
     """Each player's card on their seat's slot; every voter on the storyteller's."""
-    cards = {slot: name for slot, name in enumerate(NAMES[:players], start=1)}
-    return Reveal(cards, {name: (1,) for name in NAMES[1:players]})
+    cards = dict(enumerate(NAMES[:players], start=1))
+    return Reveal(cards, dict.fromkeys(NAMES[1:players], (1,)))
 
 
 @settings(max_examples=60, deadline=None)
