@@ -176,6 +176,11 @@ class RoundEditor:
             return self.game.corrected(self.number, self.reveal()).played[self.number - 1].score
         return self.before.score(self.reveal())
 
+    def holding(self, reveal: Reveal) -> "RoundEditor":
+        """The editor on the same round with its rows set to `reveal` (a round typed
+        elsewhere, judged as the table's editor would)."""
+        return replace(self, rows=self._rows_for(reveal), selected=0)
+
     def move(self, step: int) -> "RoundEditor":
         """Select the row `step` rows down (up when negative), wrapping around."""
         return replace(self, selected=(self.selected + step) % len(self.rows))

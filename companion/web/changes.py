@@ -20,6 +20,7 @@ from companion.session.commands import Command, Correct, GiveUp, SetUp
 from companion.session.draft import OPTION_CHOICES
 from companion.web.connections import address_key
 from companion.web.door import json_body, raw_body
+from companion.web.fields import problems_by_field, refused_fields
 from companion.web.site import Refused, Site, json_response, path_number
 from companion.web.staff import STAFF_COOKIE, TICKET_SECONDS, Refusal
 
@@ -99,7 +100,8 @@ async def api_correct(site: Site, request: Request) -> Response:
     try:
         state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
     except RulesError as error:
-        raise Refused(422, error.phrase) from None
+        problems = problems_by_field(state.game, site.slots, number, reveal)
+        return refused_fields(problems, error.phrase, state.language)
     return await submit(site, Correct(game_id, number, reveal))
 
 

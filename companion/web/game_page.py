@@ -64,6 +64,8 @@ class Vote:
     label: str
     """"Ann's vote", or "Ann's vote 2" where the edition gives two dials."""
     slot: int | None
+    field: str = ""
+    """The field's name, for the problems said beside it ("vote-Ann-1")."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,7 @@ def _correction(
                 else phrase("{player}'s vote", player=r.player)
             ).render(words),
             slot=r.value,
+            field=f"vote-{r.player}-{r.index}",
         )
         for r in dials
         if r.player is not None
