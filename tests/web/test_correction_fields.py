@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.actions import Action
 from companion.language import Language
 from companion.rules import Reveal
 from companion.web.fields import problems_by_field
@@ -74,3 +75,12 @@ def test_a_legal_correction_still_goes_through(desk: Desk) -> None:
         }
         answer = change(client, f"/api/games/{desk.game_id}/rounds/1", body)
     assert answer.status_code == 200, answer.text
+
+
+def test_the_table_page_shows_the_question_the_table_asks(desk: Desk) -> None:
+    desk.press(Action.FIX)
+    with served(desk) as client:
+        page = html.unescape(client.get("/").text)
+    assert "Ann's card: which slot?" in page
+    assert "2 / 9" in page
+    assert "Ann has not laid a card; one card expected" in page
