@@ -223,8 +223,8 @@ def _notices(state: SessionState, now: float, words: Translations) -> tuple[Noti
 def _table_notices(state: SessionState) -> list[tuple[Phrase, Level]]:
     """What the phase and the table as read say beside the one-off message."""
     at, table = state.at, state.table
-    if isinstance(at, Editing):
-        return [(p, Level.PROBLEM) for p in (*at.problems, *at.editor.problems())]
+    if isinstance(at, Editing):  # what is wrong with the question asked, not the round
+        return [(p, Level.PROBLEM) for p in (*at.problems, *at.questions.problems())]
     if isinstance(at, Abandoning):
         asked = phrase(
             "A long hold on {button} (or a long touch on the screen) asked for this",

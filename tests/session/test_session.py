@@ -255,7 +255,10 @@ def test_the_editor_opens_on_fix_refuses_an_illegal_round_and_closes_on_back(
     assert session.state.phase is Phase.EDITING
     assert session.state.game.played == ()
     view = present(session.state, 1.1, None)
-    assert "Ann has not laid a card; one card expected" in [n.text for n in view.notices]
+    assert view.editor is not None and view.editor.question == "Ben's card: which slot?"
+    notices = [n.text for n in view.notices]
+    assert "Ben has not laid a card; one card expected" in notices, "Confirm asks the next"
+    assert "Ann has not laid a card; one card expected" not in notices, "only the question's"
     assert not {b.label: b for b in view.buttons}["Save"].enabled
     session.press(Press(Action.BACK), 1.2)
     assert session.state.phase is Phase.WAITING
