@@ -24,7 +24,6 @@ NAMES = (
     "Fay",
 )
 SLOTS = tuple(range(1, 13))
-ODYSSEY = find_ruleset("odyssey")
 PRESSES = st.one_of(
     st.sampled_from(
         [
@@ -44,15 +43,15 @@ PRESSES = st.one_of(
 )
 
 
-def asking(players: int, live: Reveal | None = None) -> Questions:
-    game = Game.start(ODYSSEY, NAMES[:players], NAMES[0])
+def asking(players: int, live: Reveal | None = None, ruleset: str = "odyssey") -> Questions:
+    game = Game.start(find_ruleset(ruleset), NAMES[:players], NAMES[0])
     return Questions(RoundEditor.open(game, SLOTS, live or Reveal({})))
 
 
-def entered_by_the_editor(players: int, answers: RoundEditor) -> Reveal:
+def entered_by_the_editor(answers: RoundEditor) -> Reveal:
     """The round the editor scores when its rows are set, one by one with its own
     keys, to `answers`' values."""
-    editor = asking(players).editor
+    editor = RoundEditor.open(answers.game, SLOTS, Reveal({}))
     for row in answers.rows:
         if row.kind is RowKind.ROUND:
             continue
@@ -69,17 +68,28 @@ def all_legal(players: int) -> Reveal:
     return Reveal(cards, dict.fromkeys(NAMES[1:players], (1,)))
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(3, 12), st.lists(PRESSES, max_size=60))
+LINEUPS = st.sampled_from(
+    [(n, "odyssey") for n in range(3, 13)]
+    + [(n, "party") for n in range(6, 13)]
+    + [(n, "teams") for n in (8, 10, 12)]
+    + [(n, "classic") for n in range(3, 9)]
+)
+"""A number of players and an edition that allows it: 3 to 12 players, a trap in
+Party, teams in Teams."""
+
+
+@settings(max_examples=80, deadline=None)
+@given(LINEUPS, st.lists(PRESSES, max_size=60))
 def test_the_steps_stay_in_range_and_only_a_legal_round_is_saved(
-    players: int, presses: list[Press]
+    lineup: tuple[int, str], presses: list[Press]
 ) -> None:
-    asked = asking(players)
+    players, ruleset = lineup
+    asked = asking(players, ruleset=ruleset)
     for press in presses:
         assert 1 <= asked.step <= asked.count
         if asked.saves(press):
             assert asked.legal and asked.editor.problems() == ()
-            assert asked.editor.reveal() == entered_by_the_editor(players, asked.editor)
+            assert asked.editor.reveal() == entered_by_the_editor(asked.editor)
         asked = asked.pressed(press)
         assert 1 <= asked.step <= asked.count
         assert asked.reviewing == (asked.row is None)
@@ -96,7 +106,7 @@ def test_a_legal_round_is_saved_as_the_editor_would_score_it(
     if asked.legal:
         asked = asked.go_on()
         assert asked.reviewing and asked.saves(Press(Action.CONFIRM))
-        assert asked.editor.reveal() == entered_by_the_editor(players, asked.editor)
+        assert asked.editor.reveal() == entered_by_the_editor(asked.editor)
         assert (
             asked.editor.preview()
             == RoundEditor.open(asked.editor.game, SLOTS, asked.editor.reveal()).preview()
