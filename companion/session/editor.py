@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from companion.errors import CardError, IllegalRoundError, RulesError, TrapError, VoteError
 from companion.phrases import Phrase, listing, phrase
 from companion.rules import Game, Reveal, RoundScore
+from companion.rules.seating import TEAM_JOINER
 
 
 class RowKind(enum.Enum):
@@ -157,10 +158,13 @@ class RoundEditor:
             if isinstance(error, CardError)
             else None
         )
+        named = {error.player}
+        if error.player is not None and error.player not in self.before.seating.players:
+            named |= set(error.player.split(TEAM_JOINER))  # a team: its members' rows
         mine = [
             i
             for i, r in enumerate(self.rows)
-            if r.kind is kind and (kind is RowKind.TRAP or r.player == error.player)
+            if r.kind is kind and (kind is RowKind.TRAP or r.player in named)
         ]
         on_slot = [i for i in mine if error.slot is not None and self.rows[i].value == error.slot]
         empty = [i for i in mine if self.rows[i].value is None]

@@ -154,3 +154,14 @@ def test_an_unanswered_card_is_the_question_at_fault() -> None:
     assert asked.row is not None and asked.row.player == "Margot"
     assert [str(p) for p in asked.problems()] == ["Margot has not laid a card; one card expected"]
     assert asked.unanswered() == 3 + 2, "a card each and two votes; second cards may stay empty"
+
+
+def test_a_team_that_laid_two_cards_is_asked_about_at_its_members_cards() -> None:
+    cards = dict(enumerate(NAMES[:8], start=1))
+    asked = asking(8, Reveal(cards), ruleset="teams")
+    doubled = [f for f in asked.editor.faults() if "laid two cards" in str(f.words)]
+    assert doubled, "each team laid two cards"
+    for fault in doubled:
+        (row,) = fault.rows
+        assert asked.editor.rows[row].kind is RowKind.CARD
+        assert asked.editor.rows[row].player in str(fault.words)
