@@ -11,6 +11,7 @@ and the table shows the rescored game only once the journal has done so.
 from dataclasses import replace
 
 from companion.actions import Action, Press
+from companion.errors import RulesError
 from companion.phrases import Phrase, phrase, plural
 from companion.rules import Game, Reveal
 from companion.session.commands import Correct
@@ -88,11 +89,18 @@ class Correcting:
         correction = CorrectRound(state.game_id, editor.number, editor.reveal())
         return Step(replace(state, at=at), (correction,))
 
-    def correct(self, state: SessionState, command: Correct) -> Step:
-        """A past round corrected from the page, rescored as the table's editor does."""
+    def correct(self, state: SessionState, command: Correct, now: float) -> Step:
+        """A past round corrected from the page, rescored as the table's editor does;
+        the round being played, entered from the page, written as the editor writes it."""
         refused = self._refusal(state, command)
         if refused is not None or state.game_id is None:
             return Step(state, refused=refused)
+        if command.number == state.game.round_number and state.game.outcome is None:
+            try:
+                state.game.score(command.reveal)
+            except RulesError as error:
+                return Step(state, refused=error.phrase)
+            return self.play.commit(state, command.reveal, now, None)
         correction = CorrectRound(state.game_id, command.number, command.reveal, asked=True)
         return Step(state, (correction,))
 
@@ -115,7 +123,8 @@ class Correcting:
             return phrase("this board has no slot {slot}", slot=off_board[0])
         if isinstance(state.at, Editing | Abandoning):
             return phrase("the table is busy with a question: answer it there first")
-        if not 1 <= number <= played:
+        playing = number == played + 1 and state.game.outcome is None
+        if not 1 <= number <= played and not playing:
             return plural(
                 "there is no round {number}: the game has {n} round",
                 "there is no round {number}: the game has {n} rounds",

@@ -80,7 +80,8 @@ async def api_actions(site: Site, request: Request) -> Response:
 
 
 async def api_correct(site: Site, request: Request) -> Response:
-    """`POST /api/games/ID/rounds/N`: a round of the game at the table corrected."""
+    """`POST /api/games/ID/rounds/N`: a round of the game at the table corrected, or
+    the round being played entered by hand."""
     game_id, number = path_number(request, "game"), path_number(request, "number")
     raw = await raw_body(site, request, staff=True)
     state = site.table.snapshot().state
@@ -97,8 +98,11 @@ async def api_correct(site: Site, request: Request) -> Response:
     except GameFileError as error:
         words = phrase("the corrected round cannot be read: {problem}", problem=error.phrase)
         raise Refused(422, words) from None
-    try:
-        state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
+    try:  # the rules' word, before the loop is asked
+        if number == state.game.round_number and state.game.outcome is None:
+            state.game.score(reveal)  # the round being played, entered by hand
+        else:
+            state.game.corrected(number, reveal)
     except RulesError as error:
         problems = problems_by_field(state.game, site.slots, number, reveal)
         return refused_fields(problems, error.phrase, state.language)

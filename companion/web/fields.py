@@ -38,7 +38,7 @@ def problems_by_field(
 ) -> dict[str, Phrase]:
     """The first problem of each field of the form for round `number` as `reveal`
     says it (`FORM` for those of no one field)."""
-    if not 1 <= number <= len(game.played):
+    if not 1 <= number <= (game.round_number if game.outcome is None else len(game.played)):
         return {}
     board = tuple(sorted(set(slots) | set(reveal.cards)))
     editor = RoundEditor.open(game, board, Reveal({}), number).holding(reveal)

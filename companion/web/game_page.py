@@ -201,6 +201,14 @@ def _picture(game_id: int, kept: RoundSummary, which: str) -> str:
     return f"/api/games/{game_id}/rounds/{kept.number}/{which}.jpg"
 
 
+def hand_entry(game: Game, slots: tuple[int, ...], words: Translations) -> Correction | None:
+    """The form for the round being played, empty, as the table's editor opens on it
+    from nothing; None once the game is over."""
+    if game.outcome is not None:
+        return None
+    return _correction(game, game.round_number, Reveal({}), slots, words)
+
+
 def _correction(
     game: Game, number: int, reveal: Reveal, slots: tuple[int, ...], words: Translations
 ) -> Correction:

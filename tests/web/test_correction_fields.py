@@ -4,6 +4,7 @@ and a refused correction names the field at fault, in the table's language."""
 import html
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,13 +12,29 @@ from companion.actions import Action
 from companion.language import Language
 from companion.rules import Reveal
 from companion.web.fields import problems_by_field
-from tests.web.desk import Desk, all_find, change, playing_desk, served, staff_client
+from tests.web.desk import (
+    Desk,
+    all_find,
+    change,
+    playing_desk,
+    round_of,
+    served,
+    staff_client,
+)
 
 OWN_CARD = {
     "cards": {"1": "Ann", "2": "Ben", "3": "Cleo", "4": "Dan"},
     "votes": {"Ben": [2], "Cleo": [1], "Dan": [1]},
 }
 """Round 1 with Ben voting for his own card, slot 2."""
+
+
+def round_json(reveal: Reveal) -> dict[str, Any]:
+    """A round as the page's form sends it."""
+    return {
+        "cards": {str(slot): owner for slot, owner in reveal.cards.items()},
+        "votes": {voter: list(slots) for voter, slots in reveal.votes.items()},
+    }
 
 
 @pytest.fixture
@@ -68,11 +85,7 @@ def test_each_slot_of_the_form_says_whose_card_it_holds(desk: Desk) -> None:
 def test_a_legal_correction_still_goes_through(desk: Desk) -> None:
     with served(desk) as client:
         staff_client(client)
-        reveal = all_find(1)
-        body = {
-            "cards": {str(s): o for s, o in reveal.cards.items()},
-            "votes": {v: list(s) for v, s in reveal.votes.items()},
-        }
+        body = round_json(all_find(1))
         answer = change(client, f"/api/games/{desk.game_id}/rounds/1", body)
     assert answer.status_code == 200, answer.text
 
@@ -84,3 +97,18 @@ def test_the_table_page_shows_the_question_the_table_asks(desk: Desk) -> None:
     assert "Ann's card: which slot?" in page
     assert "2 / 9" in page
     assert "Ann has not laid a card; one card expected" in page
+
+
+def test_the_round_being_played_is_entered_from_the_phone(desk: Desk) -> None:
+    with served(desk) as client:
+        staff_client(client)
+        page = html.unescape(client.get(f"/games/{desk.game_id}").text)
+        assert "Enter round 2 by hand" in page and 'data-round="2"' in page
+        wrong = dict(round_json(round_of(2)), votes={"Ben": [2], "Cleo": [2], "Dan": [2]})
+        refused = change(client, f"/api/games/{desk.game_id}/rounds/2", wrong)
+        assert refused.status_code == 422
+        assert refused.json()["fields"]["vote-Ben-1"] == "Ben is the storyteller and does not vote"
+        answer = change(client, f"/api/games/{desk.game_id}/rounds/2", round_json(round_of(2)))
+        assert answer.status_code == 200, answer.text
+    played = desk.session.state.game.played
+    assert len(played) == 2 and played[1].score.round.reveal == round_of(2)
