@@ -111,29 +111,30 @@ class OnScreenButton:
 
 
 @dataclass(frozen=True)
-class EditorRow:
-    """One line of the round editor: a card's slot, a vote, the trap, or the round."""
-
-    label: str
-    """What the row sets ("Blue's card", "Green's vote", "Round")."""
-    value: str
-    """Its current value ("slot 4", "none", "5 (playing now)")."""
-    selected: bool
-    """Whether the left and right keys change this row."""
-
-
-@dataclass(frozen=True)
 class EditorView:
-    """The round editor: a round entered or corrected by hand."""
+    """The round editor, one question at a time: a round entered or corrected by hand."""
 
     title: str
     """"Enter round 5 by hand" or "Correct round 3"."""
-    rows: tuple[EditorRow, ...]
-    """Round, cards, votes and trap, in that order."""
-    problems: tuple[str, ...]
-    """What the rules engine says is wrong with the round as it stands."""
-    preview: Breakdown | None
-    """The score the round would get (for a past round: the new score), when legal."""
+    question: str
+    """What is asked ("Margot's card: which slot?"); on the summary, whether the round
+    can be saved ("Save round 5?")."""
+    answer: str
+    """The answer as it stands ("5", "none"), which the arrows change; "" on the summary."""
+    progress: str
+    """How far along the questions are ("3 / 24")."""
+    problem: str = ""
+    """Why the answer is not allowed ("Lucien voted for slot 3, their own card"), or
+    on the summary why the round cannot be saved; "" when nothing is wrong."""
+    unanswered: bool = False
+    """Whether `problem` only says that the question still wants an answer."""
+    summary: tuple[str, ...] = ()
+    """On the summary: a few short lines about the round as answered."""
+    preview: Breakdown | None = None
+    """On the summary: the score the round would get (for a past round: the new
+    score), when it can be saved."""
+    reviewing: bool = False
+    """Whether this is the summary, after the last question."""
 
 
 @dataclass(frozen=True)

@@ -44,14 +44,15 @@ class SetUp:
 
 @dataclass(frozen=True)
 class Correct:
-    """A past round of the game in progress, as it truly lay: the game is rescored from
-    it, with the same rules as the table's editor."""
+    """A round of the game in progress, as it truly lay: a past one rescores the game
+    from it, the one being played is written as entered by hand, with the same rules
+    as the table's editor."""
 
     game_id: int
     """The game the page showed: a correction of another game than the table's is
     refused, whatever happened at the table since the page was drawn."""
     number: int
-    """The round (1 for the first)."""
+    """The round (1 for the first; the round being played to enter it by hand)."""
     reveal: Reveal
     """What lay on the table."""
     seen: int | None = None

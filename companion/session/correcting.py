@@ -11,6 +11,7 @@ and the table shows the rescored game only once the journal has done so.
 from dataclasses import replace
 
 from companion.actions import Action, Press
+from companion.errors import RulesError
 from companion.phrases import Phrase, phrase, plural
 from companion.rules import Game, Reveal
 from companion.session.commands import Correct
@@ -54,26 +55,19 @@ class Correcting:
         return replace(state, at=Editing(editor, at))
 
     def pressed(self, state: SessionState, at: Editing, press: Press, now: float) -> Step:
-        """A press in the editor: move between rows, change a row, save, or cancel."""
-        editor = at.editor
-        match press.action:
-            case Action.UP:
-                editor = editor.move(-1)
-            case Action.DOWN | Action.FIX:
-                editor = editor.move(1)
-            case Action.PICK if press.target is not None:
-                editor = editor.pick(press.target)
-            case Action.LEFT:
-                editor = editor.change(-1)
-            case Action.RIGHT | Action.NEXT:
-                editor = editor.change(1)
-            case Action.BACK | Action.UNDO:
-                return Step(close_editor(state, at, now))
-            case Action.CONFIRM:
-                return self._save(state, replace(at, editor=editor, problems=()), now)
-            case _:
-                pass
-        return Step(replace(state, at=replace(at, editor=editor, problems=())))
+        """A press in the editor: the next or previous question, another answer, the
+        summary, save (Confirm on a summary that can be saved), or cancel."""
+        if press.action in (Action.BACK, Action.UNDO):
+            return Step(close_editor(state, at, now))
+        asked = at.questions
+        if asked.saves(press):
+            return self._save(state, replace(at, problems=()), now)
+        after = asked.pressed(press)
+        return Step(
+            replace(
+                state, at=replace(at, editor=after.editor, reviewing=after.reviewing, problems=())
+            )
+        )
 
     def _save(self, state: SessionState, at: Editing, now: float) -> Step:
         """Write a round entered by hand, or rescore the game from a corrected round."""
@@ -95,11 +89,18 @@ class Correcting:
         correction = CorrectRound(state.game_id, editor.number, editor.reveal())
         return Step(replace(state, at=at), (correction,))
 
-    def correct(self, state: SessionState, command: Correct) -> Step:
-        """A past round corrected from the page, rescored as the table's editor does."""
+    def correct(self, state: SessionState, command: Correct, now: float) -> Step:
+        """A past round corrected from the page, rescored as the table's editor does;
+        the round being played, entered from the page, written as the editor writes it."""
         refused = self._refusal(state, command)
         if refused is not None or state.game_id is None:
             return Step(state, refused=refused)
+        if command.number == state.game.round_number and state.game.outcome is None:
+            try:
+                state.game.score(command.reveal)
+            except RulesError as error:
+                return Step(state, refused=error.phrase)
+            return self.play.commit(state, command.reveal, now, None)
         correction = CorrectRound(state.game_id, command.number, command.reveal, asked=True)
         return Step(state, (correction,))
 
@@ -122,7 +123,8 @@ class Correcting:
             return phrase("this board has no slot {slot}", slot=off_board[0])
         if isinstance(state.at, Editing | Abandoning):
             return phrase("the table is busy with a question: answer it there first")
-        if not 1 <= number <= played:
+        playing = number == played + 1 and state.game.outcome is None
+        if not 1 <= number <= played and not playing:
             return plural(
                 "there is no round {number}: the game has {n} round",
                 "there is no round {number}: the game has {n} rounds",

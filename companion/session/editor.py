@@ -11,9 +11,10 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.errors import IllegalRoundError, RulesError
+from companion.errors import CardError, IllegalRoundError, RulesError, TrapError, VoteError
 from companion.phrases import Phrase, listing, phrase
 from companion.rules import Game, Reveal, RoundScore
+from companion.rules.seating import TEAM_JOINER
 
 
 class RowKind(enum.Enum):
@@ -42,6 +43,16 @@ class Row:
     def key(self) -> tuple[RowKind, str | None, int]:
         """What the row stands for, whatever its value."""
         return (self.kind, self.player, self.index)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something that stops the round being scored, and the rows that answer for it."""
+
+    words: Phrase
+    """What is wrong, without the round number."""
+    rows: tuple[int, ...]
+    """The rows at fault (none: the round as a whole)."""
 
 
 @dataclass(frozen=True)
@@ -98,31 +109,66 @@ class RoundEditor:
 
     def problems(self) -> tuple[Phrase, ...]:
         """Everything that stops the round being scored, in words."""
-        return self._problems
+        return tuple(fault.words for fault in self._faults)
+
+    def faults(self) -> tuple[Fault, ...]:
+        """The problems, each with the rows at fault, in the order `problems` says them."""
+        return self._faults
 
     @functools.cached_property
-    def _problems(self) -> tuple[Phrase, ...]:
+    def _faults(self) -> tuple[Fault, ...]:
         """The problems, judged once per editor value (the screen asks every frame)."""
         taken: dict[int, list[str]] = {}
         for r in self._filled(RowKind.CARD):
             if r.value is not None and r.player is not None:
                 taken.setdefault(r.value, []).append(r.player)
         clashes = [
-            phrase("{players} both have a card on slot {slot}", players=listing(who), slot=slot)
+            Fault(
+                phrase(
+                    "{players} both have a card on slot {slot}", players=listing(who), slot=slot
+                ),
+                tuple(
+                    i for i, r in enumerate(self.rows) if r.kind is RowKind.CARD and r.value == slot
+                ),
+            )
             for slot, who in sorted(taken.items())
             if len(who) > 1
         ]
         try:
             found = self.before.problems(self.reveal())
         except RulesError as error:
-            return (*clashes, error.phrase)
+            return (*clashes, Fault(error.phrase, ()))
         if clashes or found or not self.past:
-            return (*clashes, *(p.detail for p in found))
+            return (*clashes, *(Fault(p.detail, self._at_fault(p)) for p in found))
         try:
             self.game.corrected(self.number, self.reveal())
         except RulesError as error:
-            return (error.phrase,)
+            return (Fault(error.phrase, ()),)
         return ()
+
+    def _at_fault(self, error: IllegalRoundError) -> tuple[int, ...]:
+        """The row a rule's complaint is about: the player's row on the slot named, else
+        their first unanswered one, else their first (none when it names no row)."""
+        kind = (
+            RowKind.TRAP
+            if isinstance(error, TrapError)
+            else RowKind.VOTE
+            if isinstance(error, VoteError)
+            else RowKind.CARD
+            if isinstance(error, CardError)
+            else None
+        )
+        named = {error.player}
+        if error.player is not None and error.player not in self.before.seating.players:
+            named |= set(error.player.split(TEAM_JOINER))  # a team: its members' rows
+        mine = [
+            i
+            for i, r in enumerate(self.rows)
+            if r.kind is kind and (kind is RowKind.TRAP or r.player in named)
+        ]
+        on_slot = [i for i in mine if error.slot is not None and self.rows[i].value == error.slot]
+        empty = [i for i in mine if self.rows[i].value is None]
+        return tuple(on_slot[-1:] or empty[:1] or mine[:1])
 
     def preview(self) -> RoundScore | None:
         """The score the round would get, when it can be scored: for a past round, as
@@ -133,6 +179,11 @@ class RoundEditor:
         if self.past:
             return self.game.corrected(self.number, self.reveal()).played[self.number - 1].score
         return self.before.score(self.reveal())
+
+    def holding(self, reveal: Reveal) -> "RoundEditor":
+        """The editor on the same round with its rows set to `reveal` (a round typed
+        elsewhere, judged as the table's editor would)."""
+        return replace(self, rows=self._rows_for(reveal), selected=0)
 
     def move(self, step: int) -> "RoundEditor":
         """Select the row `step` rows down (up when negative), wrapping around."""

@@ -22,6 +22,7 @@ from companion.rules import Game, Reveal, RoundScore
 from companion.session.draft import Draft
 from companion.session.editor import RoundEditor
 from companion.session.lineup import Lineup
+from companion.session.questions import Questions
 from companion.session.table import TableReport
 from companion.vision.records import TableObservation
 
@@ -162,6 +163,13 @@ class Editing:
     """The phase the editor was opened from."""
     problems: tuple[Phrase, ...] = ()
     """Why the last Save did not go through (the rules' own problems are the editor's)."""
+    reviewing: bool = False
+    """Whether the summary is shown, after the last question (Confirm saves there)."""
+
+    @property
+    def questions(self) -> Questions:
+        """The editor as the screen asks it, one question at a time."""
+        return Questions(self.editor, self.reviewing)
 
 
 @dataclass(frozen=True)

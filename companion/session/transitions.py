@@ -99,7 +99,7 @@ class Transitions:
             case SetUp():
                 return self.setup.set_up(state, command)
             case Correct():
-                return self.correcting.correct(state, command)
+                return self.correcting.correct(state, command, now)
             case GiveUp():
                 return self.giving_up.give_up(state)
 

@@ -14,7 +14,6 @@ from companion.colours import RGB
 from companion.display.view import (
     Breakdown,
     CameraView,
-    EditorRow,
     EditorView,
     Level,
     Notice,
@@ -27,7 +26,6 @@ from companion.display.view import (
 from companion.language import translations
 from companion.phrases import Phrase, Translations, in_context, listing, phrase, plural
 from companion.rules import Game, RoundScore
-from companion.session.editor import RoundEditor, Row, RowKind
 from companion.session.states import (
     Abandoning,
     Choosing,
@@ -39,6 +37,7 @@ from companion.session.states import (
     SessionState,
     Winner,
 )
+from companion.view.present_editor import editor_title, editor_view
 from companion.view.present_setup import setup_view
 from companion.wording import number_word
 
@@ -178,7 +177,7 @@ def _headline(state: SessionState, camera: CameraView | None) -> Phrase:
                 number=number,
             )
         case Editing(editor=editor):
-            return _editor_title(editor)
+            return editor_title(editor)
         case Winner():
             outcome = game.outcome
             winners = [scorer_name(game, w) for w in outcome.winners] if outcome else []
@@ -196,12 +195,6 @@ def _headline(state: SessionState, camera: CameraView | None) -> Phrase:
                     button=in_context("button", "Fix"),
                 )
             return phrase("Round {number}: {player} tells", number=number, player=game.storyteller)
-
-
-def _editor_title(editor: RoundEditor) -> Phrase:
-    if editor.past:
-        return phrase("Correct round {number}", number=editor.number)
-    return phrase("Enter round {number} by hand", number=editor.number)
 
 
 def _rabbits(state: SessionState, positions: Mapping[str, float]) -> tuple[Rabbit, ...]:
@@ -230,8 +223,8 @@ def _notices(state: SessionState, now: float, words: Translations) -> tuple[Noti
 def _table_notices(state: SessionState) -> list[tuple[Phrase, Level]]:
     """What the phase and the table as read say beside the one-off message."""
     at, table = state.at, state.table
-    if isinstance(at, Editing):
-        return [(p, Level.PROBLEM) for p in (*at.problems, *at.editor.problems())]
+    if isinstance(at, Editing):  # what is wrong with the question asked, not the round
+        return [(p, Level.PROBLEM) for p in (*at.problems, *at.questions.problems())]
     if isinstance(at, Abandoning):
         asked = phrase(
             "A long hold on {button} (or a long touch on the screen) asked for this",
@@ -308,8 +301,8 @@ def _buttons(state: SessionState, words: Translations) -> tuple[OnScreenButton, 
         case Phase.EDITING:
             ready = state.editor is not None and not state.editor.problems()
             return (
-                button(in_context("button", "Up"), Action.UP),
-                button(in_context("button", "Down"), Action.DOWN),
+                button(in_context("button", "Previous"), Action.UP),
+                button(in_context("button", "Next"), Action.DOWN),
                 button("<", Action.LEFT),
                 button(">", Action.RIGHT),
                 button(in_context("button", "Save"), Action.CONFIRM, enabled=ready),
@@ -359,54 +352,13 @@ def _footer(state: SessionState, words: Translations) -> str:
 
 def _editor(state: SessionState, editing: Editing, words: Translations) -> EditorView:
     editor = editing.editor
-    rows = tuple(
-        EditorRow(
-            _row_label(row).render(words),
-            _row_value(editor, row).render(words),
-            i == editor.selected,
-        )
-        for i, row in enumerate(editor.rows)
-    )
-    problems = (*editing.problems, *editor.problems())
-    preview = editor.preview() if not editor.problems() else None
+    preview = editor.preview() if editing.reviewing and not editor.problems() else None
     title = (
         phrase("New score: round {number}", number=editor.number)
         if editor.past
         else phrase("Round {number}", number=editor.number)
     )
-    return EditorView(
-        title=_editor_title(editor).render(words),
-        rows=rows,
-        problems=tuple(p.render(words) for p in problems),
-        preview=_breakdown(state, preview, title, words),
-    )
-
-
-def _row_label(row: Row) -> Phrase:
-    player = row.player or ""
-    match row.kind:
-        case RowKind.ROUND:
-            return in_context("editor row", "Round")
-        case RowKind.CARD if row.index > 1:
-            return phrase("{player}'s card {index}", player=player, index=row.index)
-        case RowKind.CARD:
-            return phrase("{player}'s card", player=player)
-        case RowKind.VOTE if row.index > 1:
-            return phrase("{player}'s vote {index}", player=player, index=row.index)
-        case RowKind.VOTE:
-            return phrase("{player}'s vote", player=player)
-        case RowKind.TRAP:
-            return in_context("editor row", "Trap")
-
-
-def _row_value(editor: RoundEditor, row: Row) -> Phrase:
-    if row.kind is RowKind.ROUND:
-        if editor.past:
-            return phrase("{number} (played)", number=row.value or 0)
-        return phrase("{number} (playing now)", number=row.value or 0)
-    if row.value is None:
-        return in_context("editor value", "none")
-    return phrase("slot {slot}", slot=row.value)
+    return editor_view(editing, words, _breakdown(state, preview, title, words))
 
 
 def _winner(state: SessionState, words: Translations) -> WinnerView:

@@ -21,6 +21,7 @@ from companion.session.commands import Command, Correct, GiveUp, SetUp
 from companion.session.draft import OPTION_CHOICES
 from companion.web.connections import address_key
 from companion.web.door import json_body, raw_body
+from companion.web.fields import problems_by_field, refused_fields
 from companion.web.site import Refused, Site, json_response, path_number
 from companion.web.staff import STAFF_COOKIE, TICKET_SECONDS, Refusal
 
@@ -80,7 +81,8 @@ async def api_actions(site: Site, request: Request) -> Response:
 
 
 async def api_correct(site: Site, request: Request) -> Response:
-    """`POST /api/games/ID/rounds/N`: a round of the game at the table corrected."""
+    """`POST /api/games/ID/rounds/N`: a round of the game at the table corrected, or
+    the round being played entered by hand."""
     game_id, number = path_number(request, "game"), path_number(request, "number")
     raw = await raw_body(site, request, staff=True)
     state = site.table.snapshot().state
@@ -97,10 +99,14 @@ async def api_correct(site: Site, request: Request) -> Response:
     except GameFileError as error:
         words = phrase("the corrected round cannot be read: {problem}", problem=error.phrase)
         raise Refused(422, words) from None
-    try:
-        state.game.corrected(number, reveal)  # the rules' word, before the loop is asked
+    try:  # the rules' word, before the loop is asked
+        if number == state.game.round_number and state.game.outcome is None:
+            state.game.score(reveal)  # the round being played, entered by hand
+        else:
+            state.game.corrected(number, reveal)
     except RulesError as error:
-        raise Refused(422, error.phrase) from None
+        problems = problems_by_field(state.game, site.slots, number, reveal)
+        return refused_fields(problems, error.phrase, state.language)
     seen = version_of(request.query_params.get("version"), query=True)
     return await submit(site, Correct(game_id, number, reveal, seen))
 

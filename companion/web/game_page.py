@@ -64,6 +64,8 @@ class Vote:
     label: str
     """"Ann's vote", or "Ann's vote 2" where the edition gives two dials."""
     slot: int | None
+    field: str = ""
+    """The field's name, for the problems said beside it ("vote-Ann-1")."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,14 @@ def _picture(game_id: int, kept: RoundSummary, which: str) -> str:
     return f"/api/games/{game_id}/rounds/{kept.number}/{which}.jpg"
 
 
+def hand_entry(game: Game, slots: tuple[int, ...], words: Translations) -> Correction | None:
+    """The form for the round being played, empty, as the table's editor opens on it
+    from nothing; None once the game is over."""
+    if game.outcome is not None:
+        return None
+    return _correction(game, game.round_number, Reveal({}), slots, words)
+
+
 def _correction(
     game: Game, number: int, reveal: Reveal, slots: tuple[int, ...], words: Translations
 ) -> Correction:
@@ -217,6 +227,7 @@ def _correction(
                 else phrase("{player}'s vote", player=r.player)
             ).render(words),
             slot=r.value,
+            field=f"vote-{r.player}-{r.index}",
         )
         for r in dials
         if r.player is not None

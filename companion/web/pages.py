@@ -32,7 +32,7 @@ from companion.rules import find_ruleset
 from companion.session.draft import OPTION_CHOICES, colour_name
 from companion.session.setup import EDITIONS, OPTIONS, player_range
 from companion.view.present_setup import OPTION_WORDS, option_value
-from companion.web.game_page import game_line, names, round_page
+from companion.web.game_page import game_line, hand_entry, names, round_page
 from companion.web.pending import Pending
 from companion.web.style import kit, signed
 
@@ -176,6 +176,10 @@ class Pages:
             line=game_line(summary, words),
             game_id=stored.id,
             rounds=list(reversed(pages)),
+            entering=hand_entry(game, tuple(slots), words)
+            if correctable and stored.status is GameStatus.PLAYING
+            else None,
+            entering_number=game.round_number,
             players=game.seating.players,
             bgstats=bgstats,
             winners=names(game, summary.winners, words),

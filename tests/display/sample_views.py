@@ -25,7 +25,6 @@ from companion.display.view import (
     Breakdown,
     CameraView,
     Choice,
-    EditorRow,
     EditorView,
     Group,
     Level,
@@ -248,60 +247,94 @@ def long_reasons() -> ScreenView:
     )
 
 
+EDITOR_BUTTONS = (
+    OnScreenButton("Previous", Action.UP),
+    OnScreenButton("Next", Action.DOWN),
+    OnScreenButton("<", Action.LEFT),
+    OnScreenButton(">", Action.RIGHT),
+    OnScreenButton("Save", Action.CONFIRM, enabled=False),
+    OnScreenButton("Cancel", Action.BACK),
+)
+"""The editor's buttons, as `present` words them in English."""
+
+
 def editor() -> ScreenView:
-    """The round editor for twelve players with votes, problems and a preview."""
-    rows = [EditorRow("Round", "14 (playing now)", False)]
-    rows += [
-        EditorRow(f"{n.split()[0]}'s card", f"slot {i + 1}", False)
-        for i, n in enumerate(LONG_NAMES)
-    ]
-    rows += [
-        EditorRow(f"{n.split()[0]}'s vote", "none" if i % 4 else f"slot {12 - i}", i == 3)
-        for i, n in enumerate(LONG_NAMES)
-    ]
-    rows.append(EditorRow("Trap", "none", False))
+    """The round editor for twelve players, one question at a time: a vote for one's
+    own card, said in words."""
     return ScreenView(
         title="Dixit Odyssey - round 14",
-        headline="Correct the round, then press Confirm",
+        headline="Correct round 14",
         rabbits=_rabbits(LONG_NAMES, (3,) * 12, teller=0),
-        buttons=(
-            OnScreenButton("Confirm", Action.CONFIRM, enabled=False),
-            OnScreenButton("Next row", Action.FIX),
-            OnScreenButton("Back", Action.BACK),
+        buttons=EDITOR_BUTTONS,
+        editor=EditorView(
+            title="Correct round 14",
+            question="Marie-Christine's vote: which slot?",
+            answer="3",
+            progress="17 / 25",
+            problem="Marie-Christine voted for slot 3, their own card",
+        ),
+    )
+
+
+def french_editor() -> ScreenView:
+    """The editor in French for twelve players: a card still to place."""
+    return ScreenView(
+        title="Dixit Odyssey - manche 14",
+        headline="Saisir la manche 14 à la main",
+        rabbits=_rabbits(LONG_NAMES, (3,) * 12, teller=0),
+        buttons=tuple(
+            dataclasses.replace(b, label=label)
+            for b, label in zip(
+                EDITOR_BUTTONS,
+                ("Précédent", "Suivant", "<", ">", "Enregistrer", "Annuler"),
+                strict=True,
+            )
         ),
         editor=EditorView(
-            "Correct round 14",
-            tuple(rows),
-            (
-                "Bartholomew has not voted",
-                "Dmitri voted for their own card, slot 4",
-            ),
-            _breakdown("Score as entered", LONG_NAMES[:6], 2),
+            title="Saisir la manche 14 à la main",
+            question="Carte de Marie-Christine\u00a0: quel emplacement\u00a0?",
+            answer="aucun",
+            progress="3 / 25",
+            problem="Marie-Christine n'a pas posé de carte\u00a0; une carte attendue",
+            unanswered=True,
         ),
     )
 
 
 def small_editor() -> ScreenView:
-    """The editor for three players, legal, with its preview."""
-    rows = (
-        EditorRow("Round", "5 (playing now)", False),
-        EditorRow("Ann's card", "slot 1", False),
-        EditorRow("Bob's card", "slot 3", True),
-        EditorRow("Cleo's card", "slot 2", False),
-        EditorRow("Bob's vote", "slot 1", False),
-        EditorRow("Cleo's vote", "slot 1", False),
-    )
+    """The editor's summary for three players, legal, with its preview."""
     return ScreenView(
         title="Dixit - round 5",
         headline="Enter round 5 by hand",
         rabbits=_rabbits(SHORT_NAMES, (3, 4, 5), teller=0),
-        buttons=(
-            OnScreenButton("Confirm", Action.CONFIRM),
-            OnScreenButton("Next row", Action.FIX),
-            OnScreenButton("Back", Action.BACK),
-        ),
+        buttons=(*EDITOR_BUTTONS[:4], OnScreenButton("Save", Action.CONFIRM), EDITOR_BUTTONS[5]),
         editor=EditorView(
-            "Enter round 5 by hand", rows, (), _breakdown("Score as entered", SHORT_NAMES, 2)
+            title="Enter round 5 by hand",
+            question="Save round 5?",
+            answer="",
+            progress="7 / 7",
+            summary=("Press Save to save it",),
+            preview=_breakdown("Round 5", SHORT_NAMES, 2),
+            reviewing=True,
+        ),
+    )
+
+
+def editor_summary() -> ScreenView:
+    """The editor's summary for twelve players, legal, with the score it would get."""
+    return ScreenView(
+        title="Dixit Odyssey - round 14",
+        headline="Correct round 14",
+        rabbits=_rabbits(LONG_NAMES, (3,) * 12, teller=0),
+        buttons=(*EDITOR_BUTTONS[:4], OnScreenButton("Save", Action.CONFIRM), EDITOR_BUTTONS[5]),
+        editor=EditorView(
+            title="Correct round 14",
+            question="Save round 14?",
+            answer="",
+            progress="25 / 25",
+            summary=("Press Save to save it",),
+            preview=_breakdown("New score: round 14", LONG_NAMES, 5),
+            reviewing=True,
         ),
     )
 
@@ -888,6 +921,8 @@ SAMPLES = {
     "many-notices": many_notices,
     "long-reasons": long_reasons,
     "editor": editor,
+    "editor-fr": french_editor,
+    "editor-summary": editor_summary,
     "small-editor": small_editor,
     "setup": setup,
     "small-setup": small_setup,
@@ -910,6 +945,8 @@ TWELVE_PLAYER_SAMPLES = (
     "sharing",
     "many-notices",
     "editor",
+    "editor-fr",
+    "editor-summary",
     "setup",
     "winner",
     *SETUP_SAMPLES,

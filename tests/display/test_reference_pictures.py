@@ -65,6 +65,8 @@ SCREENS: dict[str, Callable[[], ScreenView]] = {
     "proposal": sample_views.twelve_players,
     "clearing": sample_views.teams,
     "editor": sample_views.editor,
+    "editor-fr": sample_views.french_editor,
+    "editor-summary": sample_views.editor_summary,
     "winner": sample_views.winner,
     "camera-lost": sample_views.camera_failed,
     "setup-language": sample_views.setup_language,

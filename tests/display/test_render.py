@@ -3,7 +3,6 @@ exactly what can be touched, text stays in its box, and rabbits stand where thei
 scores say."""
 
 import dataclasses
-from collections.abc import Callable
 
 import numpy as np
 import pygame
@@ -15,7 +14,6 @@ from companion.actions import Action, Press
 from companion.colours import RGB
 from companion.display import (
     camera,
-    editor,
     fonts,
     layout,
     notices,
@@ -66,36 +64,15 @@ def test_touchable_areas_never_overlap(name: str, size: tuple[int, int]) -> None
         assert rect.collidelist(rects[i + 1 :]) == -1
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("build", [sample_views.editor, sample_views.small_editor])
-def test_every_editor_row_can_be_touched(
-    build: Callable[[], ScreenView], size: tuple[int, int]
-) -> None:
-    view = build()
-    _, hits = draw(view, size)
-    assert view.editor is not None
-    rows = len(view.editor.rows)
-    assert {p.target for p in hits.presses() if p.action is Action.PICK} == set(range(rows))
-
-
-def test_on_a_small_screen_the_editor_keeps_the_selected_row_touchable() -> None:
-    view = sample_views.editor()
-    assert view.editor is not None
-    _, hits = draw(view, (800, 480))
-    picked = sorted(
-        p.target for p in hits.presses() if p.action is Action.PICK and p.target is not None
-    )
-    selected = next(i for i, row in enumerate(view.editor.rows) if row.selected)
-    assert selected in picked
-    assert picked == list(range(picked[0], picked[-1] + 1))
-
-
-def test_the_editor_window_follows_the_selected_row() -> None:
-    assert editor.window(10, 3, 20) == range(10)
-    assert list(editor.window(40, 0, 10)) == list(range(10))
-    assert list(editor.window(40, 39, 10)) == list(range(30, 40))
-    shown = editor.window(40, 20, 10)
-    assert 20 in shown and len(shown) == 10
+@pytest.mark.parametrize(
+    "size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_the_editor_answer_arrows_can_be_touched(size: tuple[int, int]) -> None:
+    _, hits = draw(sample_views.editor(), size)
+    presses = hits.presses()
+    assert presses.count(Press(Action.LEFT)) == presses.count(Press(Action.RIGHT)) == 2
+    _, summary = draw(sample_views.small_editor(), size)
+    assert summary.presses().count(Press(Action.LEFT)) == 1, "only the button on the summary"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

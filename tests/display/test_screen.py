@@ -175,10 +175,11 @@ def test_a_touch_presses_what_is_under_the_finger(screen: Screen) -> None:
     assert screen.presses() == [Press(Action.QUIT)]
 
 
-def test_touching_an_editor_row_picks_it(screen: Screen) -> None:
+def test_touching_beside_the_editor_answer_changes_it(screen: Screen) -> None:
     screen.show(sample_views.editor())
-    click(centre_of(screen, Press(Action.PICK, 7)))
-    assert screen.presses() == [Press(Action.PICK, 7)]
+    click(centre_of(screen, Press(Action.RIGHT)))
+    click(centre_of(screen, Press(Action.LEFT)))
+    assert screen.presses() == [Press(Action.RIGHT), Press(Action.LEFT)]
 
 
 def test_touching_a_player_at_setup_picks_them(screen: Screen) -> None:
@@ -189,10 +190,10 @@ def test_touching_a_player_at_setup_picks_them(screen: Screen) -> None:
 
 def test_clicks_follow_the_frame_last_shown(screen: Screen) -> None:
     screen.show(sample_views.editor())
-    row = centre_of(screen, Press(Action.PICK, 0))
+    arrow = centre_of(screen, Press(Action.RIGHT))
     screen.show(sample_views.three_players())
-    click(row)
-    assert Press(Action.PICK, 0) not in screen.presses()
+    click(arrow)
+    assert Press(Action.RIGHT) not in screen.presses()
 
 
 def test_a_long_click_on_no_button_asks_to_abandon_when_let_go(

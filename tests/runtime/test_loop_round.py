@@ -199,6 +199,9 @@ def test_a_round_is_read_proposed_confirmed_undone_and_corrected(table: Table) -
     assert buttons["Save"].enabled
     table.loop.post(Press(Action.CONFIRM))
     table.frames(1)
+    assert table.view.editor is not None and table.view.editor.reviewing, "the summary first"
+    table.loop.post(Press(Action.CONFIRM))
+    table.frames(1)
     assert table.phase is Phase.WAITING
 
     stored = table.journal.load(table.session.state.game_id)

@@ -255,7 +255,10 @@ def test_the_editor_opens_on_fix_refuses_an_illegal_round_and_closes_on_back(
     assert session.state.phase is Phase.EDITING
     assert session.state.game.played == ()
     view = present(session.state, 1.1, None)
-    assert "Ann has not laid a card; one card expected" in [n.text for n in view.notices]
+    assert view.editor is not None and view.editor.question == "Ben's card: which slot?"
+    notices = [n.text for n in view.notices]
+    assert "Ben has not laid a card; one card expected" in notices, "Confirm asks the next"
+    assert "Ann has not laid a card; one card expected" not in notices, "only the question's"
     assert not {b.label: b for b in view.buttons}["Save"].enabled
     session.press(Press(Action.BACK), 1.2)
     assert session.state.phase is Phase.WAITING
@@ -266,6 +269,8 @@ def test_a_round_entered_by_hand_is_committed_like_a_read_one(journal: Journal) 
     session.see(table_of(ROUND_1, LINEUP), False, 1.0)
     session.press(Press(Action.FIX), 1.0)
     assert session.state.editor is not None and session.state.editor.reveal() == ROUND_1
+    session.press(Press(Action.CONFIRM), 1.1)
+    assert session.state.phase is Phase.EDITING, "Confirm shows the summary first"
     session.press(Press(Action.CONFIRM), 1.1)
     assert len(History(journal).rounds(session.state.game_id or 0)) == 1
     assert session.state.phase is Phase.CLEARING
@@ -319,6 +324,7 @@ def test_a_correction_while_clearing_goes_back_to_clearing(journal: Journal) -> 
     session.press(Press(Action.PICK, dan), 3.0)
     session.press(Press(Action.RIGHT), 3.0)
     session.press(Press(Action.CONFIRM), 3.0)
+    session.press(Press(Action.CONFIRM), 3.0)
     assert session.state.phase is Phase.CLEARING
     session.see(table_of(ROUND_1, LINEUP), True, 9.0)
     session.tick(20.0)
@@ -333,6 +339,7 @@ def test_a_correction_the_journal_refuses_is_shown_in_the_editor(journal: Journa
     session.press(Press(Action.PICK, 0), 2.0)
     session.press(Press(Action.LEFT), 2.0)
     journal.close()
+    session.press(Press(Action.CONFIRM), 2.0)
     session.press(Press(Action.CONFIRM), 2.0)
     assert session.state.phase is Phase.EDITING
     assert session.state.at.problems != ()

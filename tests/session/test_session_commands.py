@@ -214,7 +214,7 @@ def test_an_illegal_round_is_refused_with_the_rules_words_and_the_journal_unchan
 @pytest.mark.parametrize(
     ("number", "words"),
     [
-        (3, "there is no round 3: the game has 2 rounds"),
+        (4, "there is no round 4: the game has 2 rounds"),
         (0, "there is no round 0: the game has 2 rounds"),
         (10**9, "there is no round 1000000000: the game has 2 rounds"),
     ],
@@ -227,8 +227,24 @@ def test_a_round_not_played_cannot_be_corrected(two_rounds: Desk, number: int, w
 
 def test_one_round_is_counted_in_the_singular(tmp_path: Path) -> None:
     with playing_desk(tmp_path / "journal.sqlite", 1) as desk:
-        verdict = command(desk, Correct(game_of(desk), 2, round_of(2)))
-        assert refused(verdict) == "there is no round 2: the game has 1 round"
+        verdict = command(desk, Correct(game_of(desk), 3, round_of(3)))
+        assert refused(verdict) == "there is no round 3: the game has 1 round"
+
+
+def test_the_round_being_played_is_entered_from_the_page(two_rounds: Desk) -> None:
+    verdict = command(two_rounds, Correct(game_of(two_rounds), 3, round_of(3)))
+    assert verdict.refused is None and verdict.unkept is None
+    state = two_rounds.session.state
+    assert len(state.game.played) == 3
+    assert state.game.played[2].score.round.reveal == round_of(3)
+    assert state.phase is Phase.CLEARING
+
+
+def test_the_round_being_played_is_refused_in_words_when_illegal(two_rounds: Desk) -> None:
+    before = two_rounds.session.snapshot
+    verdict = command(two_rounds, Correct(game_of(two_rounds), 3, Reveal({1: "Ann"})))
+    assert refused(verdict) == "round 3: Ben has not laid a card; one card expected"
+    assert two_rounds.session.snapshot == before
 
 
 def test_nothing_is_corrected_during_setup(setting_up: Desk) -> None:

@@ -62,6 +62,7 @@ ALLOWED: Mapping[type, set[Phase]] = {
 }
 """The phases a press may ask for each effect in (with what follows from its result)."""
 ALLOWED_FROM_THE_PAGE: Mapping[type, set[Phase]] = {
+    WriteRound: PLAYING,  # the round being played, entered by hand on the page
     CorrectRound: PLAYING | {Phase.WINNER},
     MarkAbandoned: PLAYING | {Phase.EDITING, Phase.ABANDONING},
     KeepSetup: SETTING_UP | PLAYING | {Phase.EDITING, Phase.ABANDONING},
@@ -118,7 +119,7 @@ class Push:
 
 @dataclass(frozen=True)
 class Fix:
-    """A past round corrected from the page."""
+    """A round corrected from the page (the one being played: entered by hand)."""
 
     number: int
     votes: tuple[int, int, int]

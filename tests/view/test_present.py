@@ -7,7 +7,17 @@ from companion.phrases import phrase
 from companion.runtime.effects import JournalEffects
 from companion.session.session import Session, Settings
 from companion.view.present import present
-from tests.view.sessions import LINEUP, ODYSSEY, SLOTS, finished, giving_up, proposing, started
+from tests.session.observations import table_of
+from tests.view.sessions import (
+    LINEUP,
+    ODYSSEY,
+    ROUND_1,
+    SLOTS,
+    finished,
+    giving_up,
+    proposing,
+    started,
+)
 
 
 def labels(view: ScreenView) -> dict[str, tuple[Action, bool]]:
@@ -88,17 +98,47 @@ def test_the_winner_screen_offers_the_same_players_or_a_new_group(journal: Journ
     }
 
 
-def test_the_editor_rows_name_cards_votes_and_slots(journal: Journal) -> None:
+def test_the_editor_asks_one_question_with_its_own_problem(journal: Journal) -> None:
     session = started(journal)
     session.press(Press(Action.FIX), 1.0)
     view = present(session.state, 1.0, None)
     assert view.editor is not None
-    rows = {row.label: row.value for row in view.editor.rows}
-    assert rows["Round"] == "1 (playing now)"
-    assert rows["Ann's card"] == "none"
-    assert "Ben's vote" in rows
+    assert view.editor.question == "Ann's card: which slot?"
+    assert (view.editor.answer, view.editor.progress) == ("none", "2 / 9")
+    assert view.editor.problem == "Ann has not laid a card; one card expected"
+    assert view.editor.unanswered and not view.editor.reviewing
     assert view.editor.title == view.headline == "Enter round 1 by hand"
-    assert "Ann has not laid a card; one card expected" in view.editor.problems
+    session.press(Press(Action.UP), 1.0)
+    view = present(session.state, 1.0, None)
+    assert view.editor is not None
+    assert (view.editor.question, view.editor.answer) == ("Which round?", "1 (playing now)")
+    assert view.editor.problem == ""
+
+
+def test_the_editor_ends_on_a_summary_with_the_score(journal: Journal) -> None:
+    session = started(journal)
+    session.see(table_of(ROUND_1, LINEUP), False, 1.0)
+    session.press(Press(Action.FIX), 1.0)
+    session.press(Press(Action.CONFIRM), 1.0)
+    view = present(session.state, 1.0, None)
+    assert view.editor is not None and view.editor.reviewing
+    assert view.editor.question == "Save round 1?"
+    assert view.editor.progress == "9 / 9"
+    assert view.editor.preview is not None
+    assert {b.label: b.enabled for b in view.buttons}["Save"]
+
+
+def test_a_summary_that_cannot_be_saved_says_what_is_left(journal: Journal) -> None:
+    session = started(journal)
+    session.press(Press(Action.FIX), 1.0)
+    session.press(Press(Action.UP), 1.0)
+    session.press(Press(Action.UP), 1.0)
+    view = present(session.state, 1.0, None)
+    assert view.editor is not None and view.editor.reviewing
+    assert view.editor.question == "Round 1 cannot be saved yet"
+    assert view.editor.summary[0] == "7 questions still to answer"
+    assert view.editor.preview is None
+    assert not {b.label: b.enabled for b in view.buttons}["Save"]
 
 
 def test_the_camera_panel_is_worded_by_present(journal: Journal) -> None:

@@ -580,9 +580,9 @@ def test_a_correction_that_is_not_a_legal_round_is_refused_with_words(
 
 def test_a_round_not_played_cannot_be_corrected(desk: Desk, client: TestClient) -> None:
     staff_client(client)
-    answer = change(client, f"/api/games/{desk.game_id}/rounds/3", round_json(round_of(3)))
+    answer = change(client, f"/api/games/{desk.game_id}/rounds/4", round_json(round_of(4)))
     assert answer.status_code == 422
-    assert "round 3" in error_of(answer)
+    assert "round 4" in error_of(answer)
 
 
 def test_only_the_game_at_the_table_can_be_corrected(desk: Desk, client: TestClient) -> None:

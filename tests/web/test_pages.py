@@ -415,7 +415,8 @@ def test_the_staff_get_a_correction_form_per_round_prefilled_from_the_round(
     game = played(journal, "odyssey-8-players", rounds=2)
     page = Parsed(game_page(pages, game, staff=True))
     forms = {f.attrs["data-round"]: f for f in page.find("form", class_="correction")}
-    assert sorted(forms) == ["1", "2"]
+    assert sorted(forms) == ["1", "2", "3"], "the played rounds, and the one being played"
+    assert {chosen(page, s) for s in page.find("select", forms["3"], data_slot=None)} == {""}
     form = forms["1"]
     assert form.attrs["data-game"] == str(game.id)
     reveal = journal.load(game.id).game.played[0].score.round.reveal
@@ -443,7 +444,8 @@ def test_a_party_round_correction_has_the_trap(pages: Pages, journal: Journal) -
     page = Parsed(game_page(pages, game, staff=True))
     reveal = journal.load(game.id).game.played[0].score.round.reveal
     assert reveal.trap is not None
-    assert chosen(page, page.one("select", data_trap=None)) == str(reveal.trap)
+    forms = {f.attrs["data-round"]: f for f in page.find("form", class_="correction")}
+    assert chosen(page, page.one("select", forms["1"], data_trap=None)) == str(reveal.trap)
 
 
 def test_an_abandoned_game_has_no_correction_form(pages: Pages, journal: Journal) -> None:

@@ -31,6 +31,7 @@
       const words = answer && typeof answer.error === "string" ? answer.error : "";
       const refused = new Error(words || `${response.status} ${response.statusText}`);
       refused.status = response.status;
+      refused.fields = answer && answer.fields && typeof answer.fields === "object" ? answer.fields : {};
       throw refused;
     }
     return answer || {};
@@ -202,7 +203,23 @@
 
   function corrections() {
     for (const form of document.querySelectorAll("form.correction")) {
-      form.addEventListener("submit", (event) => {
+      // each slot says whose card it holds, as chosen
+      for (const select of form.querySelectorAll("select[data-slot]")) {
+        select.addEventListener("change", () => {
+          const chosen = select.options[select.selectedIndex];
+          const label = select.closest(".field").querySelector(".field-label");
+          if (chosen && chosen.dataset.label) label.textContent = chosen.dataset.label;
+        });
+      }
+      const besides = Array.from(form.querySelectorAll(".field-error"));
+      function sayBeside(fields) {
+        for (const beside of besides) {
+          const words = fields[beside.dataset.errorFor] || "";
+          say(beside, words);
+          beside.closest(".field").classList.toggle("at-fault", Boolean(words));
+        }
+      }
+      form.addEventListener("submit", async (event) => {
         event.preventDefault();
         const round = { cards: {}, votes: {} };
         for (const select of form.querySelectorAll("select[data-slot]")) {
@@ -218,9 +235,24 @@
         const drawn = document.getElementById("game");
         const version = drawn ? drawn.dataset.version : "";
         const url = `/api/games/${form.dataset.game}/rounds/${form.dataset.round}?version=${version}`;
-        send(form.querySelector("button"), form.querySelector(".error"), url, round, () =>
-          window.location.reload(),
-        );
+        const button = form.querySelector("button");
+        const error = form.querySelector(".error");
+        sayBeside({});
+        say(error, "");
+        button.disabled = true;
+        try {
+          await post(url, round);
+          window.location.reload();
+        } catch (failure) {
+          const fields = failure.fields || {};
+          sayBeside(fields);
+          // the form's own line says what no field does, or points at the first field
+          say(error, failure.message);
+          const first = besides.find((b) => !b.hidden);
+          if (first) first.closest(".field").querySelector("select").focus();
+        } finally {
+          button.disabled = false;
+        }
       });
     }
   }
