@@ -29,6 +29,7 @@ from companion.display.breakdown_sizes import Sizes, row_height, sizes_for
 from companion.display.hitmap import Box
 from companion.display.scoreboard import Standing
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Breakdown
 
 LARGEST_REASON = 22
@@ -129,7 +130,8 @@ def plan(
 def title_and_rows(area: pygame.Rect, s: Scale) -> tuple[pygame.Rect, pygame.Rect]:
     """The title's line and the rows' room in a panel filling `area`."""
     inner = area.inflate(-2 * s(12), -2 * s(8))
-    title = pygame.Rect(inner.x, inner.y, inner.width, fonts.line_height(s(TITLE_PX)))
+    title_height = fonts.line_height(s.at_least(TITLE_PX, Tier.DETAIL))
+    title = pygame.Rect(inner.x, inner.y, inner.width, title_height)
     top = title.bottom + s(4)
     return title, pygame.Rect(inner.x, top, inner.width, max(0, inner.bottom - top))
 
@@ -157,7 +159,8 @@ def _layouts(
     shares = NAME_SHARES if any(shown) else (BARE_NAME_SHARE,)
     found = []
     for reasons, dropped in choices:
-        for px in range(s(LARGEST_REASON), s(LEAST_REASON) - 1, -1):
+        least = s.at_least(LEAST_REASON, Tier.DETAIL)
+        for px in range(max(s(LARGEST_REASON), least), least - 1, -1):
             for columns in range(1, min(MOST_COLUMNS, len(table.lines)) + 1):
                 for share in shares:
                     layout = _layout(width, table, reasons, px, columns, share, s, rabbits, dropped)
@@ -295,7 +298,7 @@ def _cut(body: pygame.Rect, table: Breakdown, s: Scale, rabbits: tuple[Standing,
     names, repeated "0 ..." reasons left out, and each row given a share of the
     height as large as its reasons' and cut short to it."""
     shown = _without_repeated_zeros(tuple(line.reasons for line in table.lines))
-    px = s(LEAST_REASON)
+    px = s.at_least(LEAST_REASON, Tier.DETAIL)
     columns = max(1, min(MOST_COLUMNS, len(table.lines)))
     gap = s(24)
     width = max(1, (body.width - gap * (columns - 1)) // columns)

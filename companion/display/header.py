@@ -1,29 +1,41 @@
 """The top of every screen: the title and small print on one line, the headline
-large beneath them, and the auto-confirm countdown as a ring at the right.
+large beneath them, and the auto-confirm countdown as a ring at the right. The
+headline is of the seat's tier of type, the title and small print details; small
+print that does not fit whole beside the title is left out (the phone page shows it).
 """
 
 import math
 
 import pygame
 
-from companion.display import cache, fonts, paint, theme
+from companion.display import cache, fonts, paint, theme, typescale
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import ScreenView
 
 COUNTDOWN_FULL = 10.0
 """Seconds shown as a full ring; longer countdowns start with a full ring."""
 
 
-def height(s: Scale) -> int:
-    """The header's height."""
-    return fonts.line_height(s(26)) + s(4) + s(62)
+MOST_HEADLINE_LINES = 3
+"""The header grows to hold a headline of up to this many lines at the seat's size
+(a problem that blocks scoring is the headline, whole)."""
+
+
+def height(s: Scale, headline: str = "", width: int = 0) -> int:
+    """The header's height: the title's line, and room for the headline at the seat's
+    size on as many lines as it takes in `width` (one when no width is given)."""
+    seat = s.least(Tier.SEAT)
+    lines = len(fonts.wrap(headline, width, seat)) if headline and width > 0 else 1
+    room = min(max(lines, 1), MOST_HEADLINE_LINES) * fonts.line_height(seat) + s(4)
+    return fonts.line_height(s.at_least(26, Tier.DETAIL)) + s(4) + max(s(62), room)
 
 
 def draw(surface: pygame.Surface, area: pygame.Rect, view: ScreenView, s: Scale) -> None:
     """The header in `area`."""
     body = area
     if view.countdown is not None:
-        side = area.height
+        side = min(area.height, height(s))
         dial = pygame.Rect(area.right - side, area.y, side, side)
         _countdown(surface, dial, view.countdown, s)
         body = pygame.Rect(area.x, area.y, area.width - side - s(12), area.height)
@@ -34,16 +46,23 @@ def _words(
     surface: pygame.Surface, body: pygame.Rect, title: str, headline: str, footer: str, s: Scale
 ) -> None:
     """The title and small print on one line, the headline large beneath."""
-    small = s(26)
+    small = s.at_least(26, Tier.DETAIL)
+    least = s.least(Tier.DETAIL)
     top = pygame.Rect(body.x, body.y, body.width, fonts.line_height(small))
     footer_width = 0
-    if footer:
+    room = body.width - fonts.width(title, least) - s(16)
+    if footer and fonts.width(footer, least) <= min(room, body.width // 2):
         corner = pygame.Rect(body.centerx, top.y, body.width // 2, top.height)
-        footer_width = paint.line(surface, footer, corner, s(22), theme.MUTED, "right", s(14))
+        px = s.at_least(22, Tier.DETAIL)
+        footer_width = paint.line(surface, footer, corner, px, theme.MUTED, "right", least)
     line = pygame.Rect(body.x, top.y, body.width - footer_width - s(16), top.height)
-    paint.line(surface, title, line, small, theme.MUTED, "left", s(16))
+    paint.line(surface, title, line, small, theme.MUTED, "left", least)
     below = pygame.Rect(body.x, top.bottom + s(4), body.width, body.bottom - top.bottom - s(4))
-    paint.paragraphs(surface, (headline,), below, s(54), s(26), theme.TEXT, centre_vertically=True)
+    seat = s.least(Tier.SEAT)
+    with typescale.tier(Tier.SEAT):
+        paint.paragraphs(
+            surface, (headline,), below, max(s(54), seat), seat, theme.TEXT, centre_vertically=True
+        )
 
 
 def _countdown(surface: pygame.Surface, dial: pygame.Rect, seconds: float, s: Scale) -> None:

@@ -35,12 +35,14 @@ class Frame:
     """The space between parts."""
 
 
-def frame(size: tuple[int, int], s: Scale, has_buttons: bool) -> Frame:
-    """The header, body and button row of a surface of `size`."""
+def frame(size: tuple[int, int], s: Scale, has_buttons: bool, headline: str = "") -> Frame:
+    """The header, body and button row of a surface of `size`; the header as high as
+    `headline` needs."""
     width, height = size
     margin = s(MARGIN)
     gap = s(GAP)
-    top = pygame.Rect(margin, margin, width - 2 * margin, header.height(s))
+    room = width - 2 * margin - header.height(s) - s(12)
+    top = pygame.Rect(margin, margin, width - 2 * margin, header.height(s, headline, room))
     bottom = height - margin
     buttons = None
     if has_buttons:

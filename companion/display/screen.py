@@ -201,7 +201,7 @@ def _drawn(view: ScreenView, surface: pygame.Surface) -> HitMap:
     the part of the screen drawn cannot make room for it; the touchable areas."""
     if view.page is None or (view.setup is None and view.editor is None):
         return render(view, surface)
-    s = theme.scale_for(surface.get_height())
+    s = theme.scale_for(surface.get_height(), surface.get_width())
     large = view.setup is not None
     width = qr.large_side(view.page, s) if large else qr.small_side(view.page, s)
     rest, column = layout.strip(surface.get_size(), width, s)

@@ -20,6 +20,10 @@ the table has been read by then and the proposal is what everyone looks at. A
 failed camera stays, since it says why the table cannot be read. Only then does the
 table leave out repeated "0 ..." reasons, and at last cut rows short.
 
+When even that leaves a reason or a name cut, the reasons leave the screen for the
+phone page: the points are drawn as points and totals, and the table's title line
+says where the reasons are (the view's `details_elsewhere`).
+
 The last round's points get the same room but never the camera's, and never at the
 cost of a notice (the notices are what the table waits for): when their reasons do
 not fit, the last round is shown as points and totals only (its reasons were read
@@ -129,7 +133,8 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
         edge = GOLD if view.proposal is not None else None
         shown = points if parts.reasons else _without_reasons(points)
         totals = view.rabbits if parts.merged else ()
-        breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals)
+        elsewhere = "" if parts.reasons or not _has_reasons(points) else view.details_elsewhere
+        breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals, elsewhere)
     if parts.page is not None and view.page is not None:
         qr.draw_code(surface, pygame.Rect(parts.page), view.page, qr.SMALL_LEAST_MODULE)
 
@@ -163,6 +168,21 @@ def arrangements(
     return tuple(tried)
 
 
+def _bare_arrangements(shape: _Shape) -> tuple[Arrangement, ...]:
+    """The ways to share the screen when the points are shown without their reasons
+    (which the phone page then shows): one table of totals and points, the track
+    stepping down; a proposal's camera picture goes first, the last round's never."""
+    heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
+    camera_shown = shape.camera and not (shape.proposal and shape.camera_working)
+    if shape.proposal:
+        return tuple(Arrangement(height, True, camera_shown) for height in heights)
+    return (Arrangement(layout.TRACK_HEIGHT, True, camera_shown),)
+
+
+def _has_reasons(points: Breakdown) -> bool:
+    return any(line.reasons for line in points.lines)
+
+
 def _without_reasons(points: Breakdown) -> Breakdown:
     lines = tuple(dataclasses.replace(line, reasons=()) for line in points.lines)
     return dataclasses.replace(points, lines=lines)
@@ -171,24 +191,46 @@ def _without_reasons(points: Breakdown) -> Breakdown:
 @functools.lru_cache(maxsize=16)
 def _arrange(body: Box, s: Scale, gap: int, shape: _Shape) -> Parts:
     area = pygame.Rect(body)
-    plain = Arrangement(layout.TRACK_HEIGHT, False, shape.camera)
     if shape.points is None:
-        return _parts(area, s, gap, plain, shape)
+        return _without_points(area, s, gap, shape)
     tried = arrangements(shape.points, shape.proposal, shape.camera, shape.camera_working)
     bare = dataclasses.replace(shape, points=_without_reasons(shape.points))
-    merged = Arrangement(layout.TRACK_HEIGHT, True, shape.camera)
     for names in (True, False):
         for arrangement in tried:
             parts = _parts(area, s, gap, arrangement, shape)
             if _fits(parts, shape, s, names):
                 return parts
-        if not shape.proposal:
-            bare_parts = _parts(area, s, gap, merged, bare)
+        for arrangement in _bare_arrangements(shape):
+            bare_parts = _parts(area, s, gap, arrangement, bare)
             if _fits(bare_parts, bare, s, names):
                 return dataclasses.replace(bare_parts, reasons=False)
     if shape.proposal:
-        return parts
-    return _parts(area, s, gap, plain, dataclasses.replace(shape, points=None))
+        return dataclasses.replace(parts, reasons=False)
+    return _without_points(area, s, gap, dataclasses.replace(shape, points=None))
+
+
+def _without_points(area: pygame.Rect, s: Scale, gap: int, shape: _Shape) -> Parts:
+    """With no points to show: the first track height at which the scoreboard shows
+    every row at the seat's size and every notice is shown; then the same without a
+    working camera's picture (what players read from their seats comes first); the
+    lowest track without the picture when none does."""
+    heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
+    tried = [Arrangement(height, False, shape.camera) for height in heights]
+    if shape.camera and shape.camera_working:
+        tried += [Arrangement(height, False, False) for height in heights]
+    parts = _parts(area, s, gap, tried[0], shape)
+    for arrangement in tried:
+        parts = _parts(area, s, gap, arrangement, shape)
+        board = parts.scoreboard is None or scoreboard.fits(
+            shape.rabbits, pygame.Rect(parts.scoreboard).size, s
+        )
+        listed = not shape.notices or (
+            parts.notices is not None
+            and notices.all_shown(shape.notices, pygame.Rect(parts.notices).size, s)
+        )
+        if board and listed:
+            return parts
+    return parts
 
 
 def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
@@ -199,6 +241,10 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
     size = pygame.Rect(parts.points).size
     laid = breakdown_layout.plan(size, shape.points, s, shape.rabbits if parts.merged else ())
     if not laid.whole or (names and laid.names_cut):
+        return False
+    if parts.scoreboard is not None and not scoreboard.fits(
+        shape.rabbits, pygame.Rect(parts.scoreboard).size, s
+    ):
         return False
     if shape.proposal or not shape.notices:
         return True
@@ -219,7 +265,7 @@ def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shap
     listed: pygame.Rect | None = None
     if shape.notices and arrangement.track < layout.TRACK_HEIGHT:
         band, listed = layout.split_columns(band, BESIDE_COMPACT_TRACK, gap)
-    middle = bool(shape.notices) or shape.points is not None
+    middle = (bool(shape.notices) and listed is None) or shape.points is not None
     shares: tuple[float, ...] = (0.72,) if arrangement.merged or not middle else (0.25, 0.47)
     if arrangement.camera:
         shares += (0.28,)

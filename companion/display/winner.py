@@ -9,8 +9,9 @@ the standings keep theirs.
 import pygame
 
 from companion.colours import RGB
-from companion.display import fonts, layout, paint, qr, theme, track
+from companion.display import fonts, layout, paint, qr, theme, track, typescale
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import ScreenView, WinnerView
 
 PLACE_COLOURS: dict[int, RGB] = {1: theme.GOLD, 2: (210, 214, 224), 3: (214, 140, 80)}
@@ -37,7 +38,8 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
         left, right = layout.split_right(rest, right.width, gap)
         qr.draw_block(surface, column, view.page, view.page_caption, s)
     _winners(surface, left, view.winner, s)
-    _standings(surface, right, view.winner, s)
+    with typescale.tier(Tier.SEAT):
+        _standings(surface, right, view.winner, s)
 
 
 def _winners(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: Scale) -> None:
@@ -59,23 +61,24 @@ def _winners(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: 
         centre_vertically=True,
     )
     names = pygame.Rect(inner.x, label.bottom, inner.width, reason.y - label.bottom)
-    paint.paragraphs(
-        surface,
-        (" & ".join(winner.winners),),
-        names,
-        s(84),
-        s(24),
-        theme.GOLD,
-        "center",
-        centre_vertically=True,
-    )
+    with typescale.tier(Tier.SEAT):
+        paint.paragraphs(
+            surface,
+            (" & ".join(winner.winners),),
+            names,
+            s(84),
+            s(24),
+            theme.GOLD,
+            "center",
+            centre_vertically=True,
+        )
 
 
 NAME_LEAST_PX = 13
 """The smallest a name in the standings is drawn, rather than cut short."""
 LEGIBLE_ROW_PX = 22
-"""The least height of a line of the standings that reads across a table: more
-players than fit at this height are listed in two columns (twelve on the 7" screen)."""
+"""The least design height of a line of the standings (and never less than a line of
+the seat's tier of type): more players than fit are listed in two columns."""
 
 
 def _standings(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s: Scale) -> None:
@@ -84,19 +87,21 @@ def _standings(surface: pygame.Surface, area: pygame.Rect, winner: WinnerView, s
     if not winner.standings:
         return
     count = len(winner.standings)
-    columns = 2 if inner.height // count < LEGIBLE_ROW_PX else 1
+    seat = s.least(Tier.SEAT)
+    legible = max(s(LEGIBLE_ROW_PX), fonts.line_height(seat))
+    columns = 2 if inner.height // count < legible else 1
     per_column = -(-count // columns)
     gap = s(16) if columns > 1 else 0
     width = (inner.width - gap * (columns - 1)) // columns
-    row_height = min(s(48), inner.height // per_column)
-    px = max(s(11), round(row_height * 0.78))
+    row_height = min(max(s(48), fonts.line_height(seat)), inner.height // per_column)
+    px = max(seat, round(row_height * 0.78))
     ranks = places(tuple(total for _, _, total in winner.standings))
     chip = max(6, round(row_height * 0.6))
     number_width = fonts.width("12", px) + s(4)
     total_width = fonts.width("88", px) + s(4)
     name_width = width - number_width - chip - total_width - 3 * s(10)
     names = tuple(name for name, _, _ in winner.standings)
-    name_px = fonts.common_size(names, name_width, px, min(px, NAME_LEAST_PX))
+    name_px = fonts.common_size(names, name_width, px, max(seat, min(px, NAME_LEAST_PX)))
     for i, ((name, colours, total), place) in enumerate(zip(winner.standings, ranks, strict=True)):
         column, line = divmod(i, per_column)
         left = inner.x + column * (width + gap)
