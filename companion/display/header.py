@@ -22,9 +22,19 @@ MOST_HEADLINE_LINES = 3
 (a problem that blocks scoring is the headline, whole)."""
 
 
-def height(s: Scale, headline: str = "", width: int = 0) -> int:
+def seated(view: ScreenView) -> bool:
+    """Whether the header of `view` is read from the seats (the playing and winner
+    screens), its headline then of the seat's tier of type; the setup steps and the
+    round editor are read close by, at the sizes of their design."""
+    return view.setup is None and view.editor is None
+
+
+def height(s: Scale, headline: str = "", width: int = 0, seat_sized: bool = True) -> int:
     """The header's height: the title's line, and room for the headline at the seat's
-    size on as many lines as it takes in `width` (one when no width is given)."""
+    size on as many lines as it takes in `width` (one when no width is given); not
+    `seat_sized`, the design's fixed height."""
+    if not seat_sized:
+        return fonts.line_height(s(26)) + s(4) + s(62)
     seat = s.least(Tier.SEAT)
     lines = len(fonts.wrap(headline, width, seat)) if headline and width > 0 else 1
     room = min(max(lines, 1), MOST_HEADLINE_LINES) * fonts.line_height(seat) + s(4)
@@ -35,11 +45,31 @@ def draw(surface: pygame.Surface, area: pygame.Rect, view: ScreenView, s: Scale)
     """The header in `area`."""
     body = area
     if view.countdown is not None:
-        side = min(area.height, height(s))
+        side = min(area.height, height(s, seat_sized=seated(view)))
         dial = pygame.Rect(area.right - side, area.y, side, side)
         _countdown(surface, dial, view.countdown, s)
         body = pygame.Rect(area.x, area.y, area.width - side - s(12), area.height)
+    if not seated(view):
+        cache.draw(surface, body, _close_by, view.title, view.headline, view.footer, s)
+        return
     cache.draw(surface, body, _words, view.title, view.headline, view.footer, s)
+
+
+def _close_by(
+    surface: pygame.Surface, body: pygame.Rect, title: str, headline: str, footer: str, s: Scale
+) -> None:
+    """The title and small print on one line, the headline large beneath, at the
+    design's sizes."""
+    small = s(26)
+    top = pygame.Rect(body.x, body.y, body.width, fonts.line_height(small))
+    footer_width = 0
+    if footer:
+        corner = pygame.Rect(body.centerx, top.y, body.width // 2, top.height)
+        footer_width = paint.line(surface, footer, corner, s(22), theme.MUTED, "right", s(14))
+    line = pygame.Rect(body.x, top.y, body.width - footer_width - s(16), top.height)
+    paint.line(surface, title, line, small, theme.MUTED, "left", s(16))
+    below = pygame.Rect(body.x, top.bottom + s(4), body.width, body.bottom - top.bottom - s(4))
+    paint.paragraphs(surface, (headline,), below, s(54), s(26), theme.TEXT, centre_vertically=True)
 
 
 def _words(

@@ -33,7 +33,8 @@ def render(view: ScreenView, surface: pygame.Surface) -> HitMap:
         theme.scale_for(surface.get_height()), mm_per_px=panels.panel_for(screen).mm_per_px
     )
     surface.fill(theme.BACKGROUND)
-    parts = layout.frame(surface.get_size(), s, bool(view.buttons), view.headline)
+    seated = header.seated(view)
+    parts = layout.frame(surface.get_size(), s, bool(view.buttons), view.headline, seated)
     header.draw(surface, parts.header, view, s)
     hits: list[tuple[Box, Press]] = []
     if view.setup is not None:
