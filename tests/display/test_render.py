@@ -21,7 +21,6 @@ from companion.display import (
     layout,
     notices,
     paint,
-    rabbit,
     scoreboard,
     table,
     theme,
@@ -29,6 +28,7 @@ from companion.display import (
     typescale,
     winner,
 )
+from companion.display.rabbit import labels
 from companion.display.render import HitMap, render
 from companion.display.view import (
     CameraView,
@@ -297,9 +297,9 @@ def test_rabbits_past_the_finish_stand_on_it_with_their_totals(size: tuple[int, 
 
 def test_each_rabbit_carries_a_label_no_other_rabbit_has() -> None:
     names = ("Margot", "Marie-Christine", "Maximilien", "Léa", "Lucien", "Zoé", "", "Ann + Bob")
-    assert rabbit.labels(names) == ("Ma", "Mr", "Mx", "Lé", "Lu", "Z", "7", "AB")
-    assert rabbit.labels(("Ann", "Ann")) == ("An", "A2")
-    assert rabbit.labels(("", "")) == ("1", "2")
+    assert labels(names) == ("Ma", "Mr", "Mx", "Lé", "Lu", "Z", "7", "AB")
+    assert labels(("Ann", "Ann")) == ("An", "A2")
+    assert labels(("", "")) == ("1", "2")
 
 
 @pytest.mark.parametrize(
