@@ -1,7 +1,8 @@
 """The top of every screen: the title and small print on one line, the headline
 large beneath them, and the auto-confirm countdown as a ring at the right. The
 headline is of the seat's tier of type, the title and small print details; small
-print that does not fit whole beside the title is left out (the phone page shows it).
+print that does not fit whole beside the title is left out (the phone page shows it),
+and on a small screen the whole title line is (`SMALL_SCREEN_LINES`).
 """
 
 import math
@@ -17,7 +18,11 @@ COUNTDOWN_FULL = 10.0
 """Seconds shown as a full ring; longer countdowns start with a full ring."""
 
 
-MOST_HEADLINE_LINES = 3
+SMALL_SCREEN_LINES = 13
+"""A screen fewer than this many lines of the seat's size high (the 7" screen) leaves
+out the title line on the playing screens: the edition, round and piles are details,
+on the phone page, and the headline says the round."""
+MOST_HEADLINE_LINES = 5
 """The header grows to hold a headline of up to this many lines at the seat's size
 (a problem that blocks scoring is the headline, whole)."""
 
@@ -38,7 +43,15 @@ def height(s: Scale, headline: str = "", width: int = 0, seat_sized: bool = True
     seat = s.least(Tier.SEAT)
     lines = len(fonts.wrap(headline, width, seat)) if headline and width > 0 else 1
     room = min(max(lines, 1), MOST_HEADLINE_LINES) * fonts.line_height(seat) + s(4)
+    if not titled(s):
+        return room
     return fonts.line_height(s.at_least(26, Tier.DETAIL)) + s(4) + max(s(62), room)
+
+
+def titled(s: Scale) -> bool:
+    """Whether the playing screens show the title line (see `SMALL_SCREEN_LINES`)."""
+    seat = fonts.line_height(s.least(Tier.SEAT))
+    return seat * SMALL_SCREEN_LINES <= s(theme.DESIGN_HEIGHT)
 
 
 def draw(surface: pygame.Surface, area: pygame.Rect, view: ScreenView, s: Scale) -> None:
@@ -75,7 +88,13 @@ def _close_by(
 def _words(
     surface: pygame.Surface, body: pygame.Rect, title: str, headline: str, footer: str, s: Scale
 ) -> None:
-    """The title and small print on one line, the headline large beneath."""
+    """The title and small print on one line, the headline large beneath (the headline
+    alone on a small screen)."""
+    seat = s.least(Tier.SEAT)
+    if not titled(s):
+        with typescale.tier(Tier.SEAT):
+            paint.paragraphs(surface, (headline,), body, seat, seat, theme.TEXT)
+        return
     small = s.at_least(26, Tier.DETAIL)
     least = s.least(Tier.DETAIL)
     top = pygame.Rect(body.x, body.y, body.width, fonts.line_height(small))
@@ -88,7 +107,6 @@ def _words(
     line = pygame.Rect(body.x, top.y, body.width - footer_width - s(16), top.height)
     paint.line(surface, title, line, small, theme.MUTED, "left", least)
     below = pygame.Rect(body.x, top.bottom + s(4), body.width, body.bottom - top.bottom - s(4))
-    seat = s.least(Tier.SEAT)
     with typescale.tier(Tier.SEAT):
         paint.paragraphs(
             surface, (headline,), below, max(s(54), seat), seat, theme.TEXT, centre_vertically=True

@@ -108,7 +108,8 @@ def _laid(
     )
     width = min(s(WIDEST_COLUMN), (inner_width - gap * (columns - 1)) // columns)
     px = max(seat, min(round(row_height * 0.8), s(LARGEST_ROW)))
-    px = min(px, max(seat, row_height))
+    while px > 4 and fonts.line_height(px) > row_height:  # rows too low: drawn smaller
+        px -= 1
     chip = max(6, round(min(row_height, fonts.line_height(px)) * 0.6))
     total_width = fonts.width("88", px) + s(4)
     mark_width = chip * 4 // 3 + s(8) if any(r.storyteller for r in rabbits) else 0

@@ -58,6 +58,7 @@ from companion.display import (
 from companion.display.hitmap import Box, box
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
+from companion.display.typescale import Tier
 from companion.display.view import Breakdown, Notice, ScreenView
 
 MERGE_ABOVE = 6
@@ -68,6 +69,10 @@ MOST_NOTICES_ABOVE_LAST_ROUND = 0.62
 """Of the middle column, the most the notices take above the last round's points."""
 MOST_NOTICES_UNDER_CAMERA = 0.55
 """Of the camera column, the most the notices take under the picture."""
+MOST_NOTICES_STACKED = 0.55
+"""Of the room under the track, the most the notices take when stacked above the
+scoreboard: a long list ends in "+N more" (information first) rather than leave the
+names too small to read."""
 BESIDE_COMPACT_TRACK = (0.72, 0.28)
 """The shares of a compact track and of the notices beside it (above the camera
 column): a compact track is wide and low, and narrowed its spaces come out about
@@ -121,7 +126,9 @@ class _Shape:
 def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> None:
     """The playing screen in `body`."""
     parts = arrange(body, view, s, gap)
-    track.draw(surface, pygame.Rect(parts.track), view.rabbits, view.target)
+    if pygame.Rect(parts.track).height > 0:
+        least = s.least(Tier.DETAIL)
+        track.draw(surface, pygame.Rect(parts.track), view.rabbits, view.target, least)
     if parts.scoreboard is not None:
         scoreboard.draw(surface, pygame.Rect(parts.scoreboard), view.rabbits, s)
     if parts.camera is not None and view.camera is not None:
@@ -175,7 +182,10 @@ def _bare_arrangements(shape: _Shape) -> tuple[Arrangement, ...]:
     heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
     camera_shown = shape.camera and not (shape.proposal and shape.camera_working)
     if shape.proposal:
-        return tuple(Arrangement(height, True, camera_shown) for height in heights)
+        tried = [Arrangement(height, True, camera_shown) for height in heights]
+        if not shape.page:
+            tried.append(Arrangement(0, True, camera_shown))
+        return tuple(tried)
     return (Arrangement(layout.TRACK_HEIGHT, True, camera_shown),)
 
 
@@ -212,25 +222,67 @@ def _arrange(body: Box, s: Scale, gap: int, shape: _Shape) -> Parts:
 def _without_points(area: pygame.Rect, s: Scale, gap: int, shape: _Shape) -> Parts:
     """With no points to show: the first track height at which the scoreboard shows
     every row at the seat's size and every notice is shown; then the same without a
-    working camera's picture (what players read from their seats comes first); the
-    lowest track without the picture when none does."""
+    working camera's picture (what players read from their seats comes first); then
+    the parts stacked under a compact track, or under none (`_stacked`). When none
+    shows everything, the last of those, so that every notice is whole (who the table
+    waits for is named) and the scoreboard comes as close to the seat's size as it
+    can."""
     heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
     tried = [Arrangement(height, False, shape.camera) for height in heights]
     if shape.camera and shape.camera_working:
         tried += [Arrangement(height, False, False) for height in heights]
     parts = _parts(area, s, gap, tried[0], shape)
+    camera = shape.camera and not shape.camera_working
+    stacked = [_stacked(area, s, gap, shape, height, camera) for height in heights[1:]]
+    if not shape.page:
+        stacked.append(_stacked(area, s, gap, shape, 0, camera))
     for arrangement in tried:
         parts = _parts(area, s, gap, arrangement, shape)
-        board = parts.scoreboard is None or scoreboard.fits(
-            shape.rabbits, pygame.Rect(parts.scoreboard).size, s
-        )
-        listed = not shape.notices or (
-            parts.notices is not None
-            and notices.all_shown(shape.notices, pygame.Rect(parts.notices).size, s)
-        )
-        if board and listed:
+        if _all_shown(parts, shape, s):
             return parts
-    return parts
+    for stack in stacked:
+        if _all_shown(stack, shape, s):
+            return stack
+    return stacked[-1] if shape.notices else parts
+
+
+def _all_shown(parts: Parts, shape: _Shape, s: Scale) -> bool:
+    """Whether the scoreboard shows every row at the seat's size, and the notices all."""
+    board = parts.scoreboard is None or scoreboard.fits(
+        shape.rabbits, pygame.Rect(parts.scoreboard).size, s
+    )
+    listed = not shape.notices or (
+        parts.notices is not None
+        and notices.all_shown(shape.notices, pygame.Rect(parts.notices).size, s)
+    )
+    return board and listed
+
+
+def _stacked(
+    area: pygame.Rect, s: Scale, gap: int, shape: _Shape, track_height: int, camera: bool
+) -> Parts:
+    """The track `track_height` high (none at 0), the notices across the screen below
+    it at the height they need, and the scoreboard across the rest; a failed camera's
+    panel keeps a column at the right, a working camera's picture goes. On a small
+    screen with many players, what everyone reads from the seats comes before the
+    track."""
+    arrangement = Arrangement(track_height, False, camera)
+    parts = _parts(area, s, gap, dataclasses.replace(arrangement, camera=False), shape)
+    lower = pygame.Rect(area)
+    if track_height:
+        lower = layout.split_top(area, s(track_height), gap)[1]
+    picture = None
+    if camera:
+        lower, column = layout.split_right(lower, round(lower.width * 0.28), gap)
+        picture = box(column)
+    listed = None
+    if shape.notices:
+        wanted = notices.needed_height(shape.notices, lower.width, s)
+        most = round(lower.height * MOST_NOTICES_STACKED)
+        band, lower = layout.split_top(lower, min(wanted, most), gap)
+        listed = box(band)
+    board = box(lower) if lower.height > 0 else None
+    return dataclasses.replace(parts, scoreboard=board, points=None, notices=listed, camera=picture)
 
 
 def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
@@ -255,7 +307,10 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
 
 def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shape: _Shape) -> Parts:
     """Where the parts go in `area` when the screen is shared as `arrangement` says."""
-    band, lower = layout.split_top(area, s(arrangement.track), gap)
+    if arrangement.track == 0:
+        band, lower = pygame.Rect(area.topleft, (area.width, 0)), area
+    else:
+        band, lower = layout.split_top(area, s(arrangement.track), gap)
     page = None
     if shape.page:
         band, corner = layout.split_right(band, shape.page, gap)
@@ -263,7 +318,7 @@ def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shap
     if lower.height <= 0:
         return Parts(box(band), None, None, None, None, arrangement.merged, page=page)
     listed: pygame.Rect | None = None
-    if shape.notices and arrangement.track < layout.TRACK_HEIGHT:
+    if shape.notices and 0 < arrangement.track < layout.TRACK_HEIGHT:
         band, listed = layout.split_columns(band, BESIDE_COMPACT_TRACK, gap)
     middle = (bool(shape.notices) and listed is None) or shape.points is not None
     shares: tuple[float, ...] = (0.72,) if arrangement.merged or not middle else (0.25, 0.47)

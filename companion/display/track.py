@@ -104,22 +104,23 @@ def _number_px(area: pygame.Rect) -> int:
 
 
 def _footing(space_rect: pygame.Rect, number_px: int) -> pygame.Rect:
-    """Where rabbits stand in a space: below its number."""
-    top = fonts.line_height(number_px)
+    """Where rabbits stand in a space: below its number (number_px 0: no number)."""
+    top = fonts.line_height(number_px) if number_px else 2
     inner = space_rect.inflate(-4, -4)
     return pygame.Rect(inner.x, space_rect.y + top, inner.width, space_rect.height - top - 2)
 
 
 @functools.lru_cache(maxsize=4)
 def _empty_track(
-    size: tuple[int, int], target: int | None, edges: tuple[int, ...]
+    size: tuple[int, int], target: int | None, edges: tuple[int, ...], numbered: bool = True
 ) -> pygame.Surface:
-    """The track without rabbits, drawn at (0, 0); `edges` are relative to it."""
+    """The track without rabbits, drawn at (0, 0); `edges` are relative to it; the
+    spaces' numbers only when `numbered`."""
     area = pygame.Rect((0, 0), size)
     spaces = Track(box(area), edges)
     surface = pygame.Surface(size)
     surface.fill(theme.BACKGROUND)
-    px = _number_px(area)
+    px = _number_px(area) if numbered else 0
     joint = spaces.cell(COLUMNS - 1).union(spaces.cell(COLUMNS))
     pygame.draw.rect(surface, theme.CELL, joint.inflate(-joint.width // 3, 0), border_radius=6)
     goal = None if target is None else lapped(target)
@@ -128,12 +129,14 @@ def _empty_track(
         fill = theme.CELL_ALT if space % 5 == 0 else theme.CELL
         paint.panel(surface, rect, fill, radius=max(3, min(rect.width, rect.height) // 10))
         colour = theme.TEXT if space % 5 == 0 else theme.MUTED
-        number = pygame.Rect(rect.x + 4, rect.y + 1, rect.width - 8, fonts.line_height(px))
+        mark = px or max(8, rect.width // 3)
+        number = pygame.Rect(rect.x + 4, rect.y + 1, rect.width - 8, fonts.line_height(mark))
         if goal is not None and round(goal[1]) == space:
-            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, px // 6), border_radius=6)
-            number.width -= _goal_mark(surface, rect, px, target if goal[0] else None)
+            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, mark // 6), border_radius=6)
+            number.width -= _goal_mark(surface, rect, mark, target if goal[0] else None)
             colour = theme.GOLD
-        paint.line(surface, str(space), number, px, colour, "left", px // 2)
+        if px:
+            paint.line(surface, str(space), number, px, colour, "left", px // 2)
     return surface
 
 
@@ -160,15 +163,22 @@ def shown_at(position: float) -> float:
 
 
 def draw(
-    surface: pygame.Surface, area: pygame.Rect, rabbits: tuple[Rabbit, ...], target: int | None
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    rabbits: tuple[Rabbit, ...],
+    target: int | None,
+    least: int = 0,
 ) -> None:
-    """The track in `area` with every rabbit on it."""
+    """The track in `area` with every rabbit on it; the spaces' numbers are details,
+    left out when the track is too small to draw them at `least` or larger (every
+    fifth space is shaded, as on the board, and the scoreboard gives the totals)."""
     spaces = place(area, tuple(shown_at(r.position) for r in rabbits))
     relative = tuple(edge - area.x for edge in spaces.edges)
+    numbered = _number_px(area) >= least
     empty = _empty_track.__wrapped__ if typescale.is_recording() else _empty_track
     with typescale.tier(Tier.DETAIL):
-        surface.blit(empty(area.size, target, relative), area.topleft)
-    px = _number_px(area)
+        surface.blit(empty(area.size, target, relative, numbered), area.topleft)
+    px = _number_px(area) if numbered else 0
     named = rabbit.labels(tuple(r.name for r in rabbits))
     groups: dict[int, list[tuple[Rabbit, str]]] = defaultdict(list)
     for scorer, label in zip(rabbits, named, strict=True):
@@ -216,7 +226,8 @@ def _draw_group(
     on it with a gold ring round its head and its total in a gold tag beneath."""
     here = spaces.cell(space)
     past = any(scorer.position > TRACK_LENGTH for scorer, _ in members)
-    below = fonts.line_height(px) + 2 if past else 0
+    tag_px = px or max(8, here.height // 5)
+    below = fonts.line_height(tag_px) + 2 if past else 0
     home = _standing_room(spaces, space, len(members), px, below)
     columns, rows, _ = _grid(len(members), home.size)
     box_w, box_h = home.width // columns, home.height // rows
@@ -241,7 +252,7 @@ def _draw_group(
             head = (spot.centerx, spot.bottom - 2 * ring - look.radius)
             width = max(2, look.radius // 5)
             pygame.draw.circle(surface, theme.GOLD, head, look.radius + 2 * ring, width=width)
-            _total_tag(surface, spot.centerx, here, scorer.total, px, box_w)
+            _total_tag(surface, spot.centerx, here, scorer.total, tag_px, box_w)
 
 
 def _total_tag(
