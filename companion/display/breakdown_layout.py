@@ -306,6 +306,10 @@ def _cut(body: pygame.Rect, table: Breakdown, s: Scale, rabbits: tuple[Standing,
     reason_width = max(1, sizes.reason_width)
     wrapped = [
         tuple(line for reason in reasons for line in fonts.wrap(reason, reason_width, px))
+        if all(
+            fonts.width(w, px) <= reason_width for r in reasons for w in fonts.breakable_words(r)
+        )
+        else ()  # no word is broken to fit: too narrow a column shows no reasons
         for reasons in shown
     ]
     wanted = tuple(

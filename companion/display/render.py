@@ -34,6 +34,7 @@ def render(view: ScreenView, surface: pygame.Surface) -> HitMap:
     )
     surface.fill(theme.BACKGROUND)
     seated = header.seated(view)
+    s = dataclasses.replace(s, seated=seated)
     parts = layout.frame(surface.get_size(), s, bool(view.buttons), view.headline, seated)
     header.draw(surface, parts.header, view, s)
     hits: list[tuple[Box, Press]] = []

@@ -59,7 +59,7 @@ from companion.display.hitmap import Box, box
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
 from companion.display.typescale import Tier
-from companion.display.view import Breakdown, Notice, ScreenView
+from companion.display.view import Breakdown, Level, Notice, ScreenView
 
 MERGE_ABOVE = 6
 """More scorers than this share one table of totals and points."""
@@ -71,8 +71,8 @@ MOST_NOTICES_UNDER_CAMERA = 0.55
 """Of the camera column, the most the notices take under the picture."""
 MOST_NOTICES_STACKED = 0.55
 """Of the room under the track, the most the notices take when stacked above the
-scoreboard: a long list ends in "+N more" (information first) rather than leave the
-names too small to read."""
+scoreboard: a long list ends in "+N more" rather than leave the names too small to
+read; but problems and what the table waits for always get their room."""
 BESIDE_COMPACT_TRACK = (0.72, 0.28)
 """The shares of a compact track and of the notices beside it (above the camera
 column): a compact track is wide and low, and narrowed its spaces come out about
@@ -279,7 +279,9 @@ def _stacked(
     if shape.notices:
         wanted = notices.needed_height(shape.notices, lower.width, s)
         most = round(lower.height * MOST_NOTICES_STACKED)
-        band, lower = layout.split_top(lower, min(wanted, most), gap)
+        urgent = tuple(n for n in shape.notices if n.level is not Level.INFO)
+        least = notices.needed_height(urgent, lower.width, s) if urgent else 0
+        band, lower = layout.split_top(lower, max(least, min(wanted, most)), gap)
         listed = box(band)
     board = box(lower) if lower.height > 0 else None
     return dataclasses.replace(parts, scoreboard=board, points=None, notices=listed, camera=picture)

@@ -57,9 +57,15 @@ class Scale:
         """`design` pixels on this surface, at least one."""
         return max(1, round(design * self.unit))
 
+    seated: bool = True
+    """Whether what is drawn is read from the seats, so that the tiers' least sizes
+    hold; the setup steps and the round editor are read close by, at their design's
+    sizes."""
+
     def least(self, tier: Tier) -> int:
-        """The smallest size text of `tier` is drawn at on this screen."""
-        return typescale.least_px(tier, self.mm_per_px)
+        """The smallest size text of `tier` is drawn at on this screen (1 when not
+        `seated`)."""
+        return typescale.least_px(tier, self.mm_per_px) if self.seated else 1
 
     def at_least(self, design: float, tier: Tier) -> int:
         """`design` pixels on this surface, or `tier`'s least size if that is larger."""

@@ -48,7 +48,8 @@ SHORT: dict[tuple[str, int], str] = {
     ("odyssey12-proposal-fr", 1280): CROWDED_RABBITS,
     ("odyssey12-winner-fr", 1280): CROWDED_RABBITS,
     ("odyssey12-winner-fr", 800): CROWDED_RABBITS,
-    ("problems", 800): SMALL_SCREEN,
+    ("problems", 1280): "eleven problems and waits, one player a line as the table no longer"
+    " words them, leave long names too little room",
     ("winner", 800): SMALL_SCREEN,
     ("page-winner", 1280): SMALL_SCREEN + " (and the page's code)",
     ("page-winner-fr", 1280): SMALL_SCREEN + " (and the page's code)",
@@ -62,6 +63,8 @@ SHORT: dict[tuple[str, int], str] = {
         for name in SCREENS
         if name.startswith(("setup", "page-setup", "editor", "page-editor"))
     },
+    ("editor", 1280): CLOSE_BY,
+    ("page-editor", 1280): CLOSE_BY,
 }
 """The reference screens that do not keep the type scale yet, and why."""
 
