@@ -22,6 +22,11 @@ SMALL_SCREEN_LINES = 13
 """A screen fewer than this many lines of the seat's size high (the 7" screen) leaves
 out the title line on the playing screens: the edition, round and piles are details,
 on the phone page, and the headline says the round."""
+LARGE_HEADLINE_PX = 54
+"""The design size of the headline."""
+LARGE_HEADLINE_LINES = 3
+"""A headline is drawn at the largest size from its design size down to the seat's at
+which it takes no more than this many lines; else at the seat's size."""
 MOST_HEADLINE_LINES = 5
 """The header grows to hold a headline of up to this many lines at the seat's size
 (a problem that blocks scoring is the headline, whole)."""
@@ -40,12 +45,26 @@ def height(s: Scale, headline: str = "", width: int = 0, seat_sized: bool = True
     `seat_sized`, the design's fixed height."""
     if not seat_sized:
         return fonts.line_height(s(26)) + s(4) + s(62)
-    seat = s.least(Tier.SEAT)
-    lines = len(fonts.wrap(headline, width, seat)) if headline and width > 0 else 1
-    room = min(max(lines, 1), MOST_HEADLINE_LINES) * fonts.line_height(seat) + s(4)
+    px, lines = headline_size(s, headline, width)
+    room = lines * fonts.line_height(px) + s(4)
     if not titled(s):
         return room
     return fonts.line_height(s.at_least(26, Tier.DETAIL)) + s(4) + max(s(62), room)
+
+
+def headline_size(s: Scale, headline: str, width: int) -> tuple[int, int]:
+    """The size the headline is drawn at and its lines in `width`: the largest size,
+    from the design's down to the seat's, on up to `LARGE_HEADLINE_LINES` lines, else
+    the seat's size on up to `MOST_HEADLINE_LINES` (one line when no width is given)."""
+    seat = s.least(Tier.SEAT)
+    large = max(s(LARGE_HEADLINE_PX), seat)
+    if not headline or width <= 0:
+        return large, 1
+    for px in range(large, seat - 1, -max(1, large // 12)):
+        lines = len(fonts.wrap(headline, width, px))
+        if lines <= LARGE_HEADLINE_LINES:
+            return px, max(lines, 1)
+    return seat, min(len(fonts.wrap(headline, width, seat)), MOST_HEADLINE_LINES)
 
 
 def titled(s: Scale) -> bool:
@@ -92,8 +111,9 @@ def _words(
     alone on a small screen)."""
     seat = s.least(Tier.SEAT)
     if not titled(s):
+        large = max(s(LARGE_HEADLINE_PX), seat)
         with typescale.tier(Tier.SEAT):
-            paint.paragraphs(surface, (headline,), body, seat, seat, theme.TEXT)
+            paint.paragraphs(surface, (headline,), body, large, seat, theme.TEXT)
         return
     small = s.at_least(26, Tier.DETAIL)
     least = s.least(Tier.DETAIL)
@@ -109,7 +129,13 @@ def _words(
     below = pygame.Rect(body.x, top.bottom + s(4), body.width, body.bottom - top.bottom - s(4))
     with typescale.tier(Tier.SEAT):
         paint.paragraphs(
-            surface, (headline,), below, max(s(54), seat), seat, theme.TEXT, centre_vertically=True
+            surface,
+            (headline,),
+            below,
+            max(s(LARGE_HEADLINE_PX), seat),
+            seat,
+            theme.TEXT,
+            centre_vertically=True,
         )
 
 

@@ -266,8 +266,8 @@ def _stacked(
     panel keeps a column at the right, a working camera's picture goes. On a small
     screen with many players, what everyone reads from the seats comes before the
     track."""
-    arrangement = Arrangement(track_height, False, camera)
-    parts = _parts(area, s, gap, dataclasses.replace(arrangement, camera=False), shape)
+    alone = dataclasses.replace(shape, notices=())  # the track keeps its whole band
+    parts = _parts(area, s, gap, Arrangement(track_height, False, False), alone)
     lower = pygame.Rect(area)
     if track_height:
         lower = layout.split_top(area, s(track_height), gap)[1]
