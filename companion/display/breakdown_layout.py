@@ -5,7 +5,8 @@ reason starts on its own line and may wrap to a second, rows are as high as thei
 reasons (a storyteller's one line beside a finder's three), and with many scorers
 the rows run on in a second column, split where the two columns come out even.
 `plan` looks for the largest size at which every reason is drawn whole, down to
-`LEAST_REASON` (11 pixels on the 7" screen). Names and points are drawn a little
+`LEAST_REASON`, and never below the details' tier of type (`typescale`: capitals 2 mm
+high on the screen's glass). Names and points, of the seat's tier, are drawn a little
 larger than the reasons, at one size for the whole table; the names' column narrows
 (a long name then wraps to a second line) before the reasons get smaller, since a
 name is known at a glance and a reason has to be read (the columns' widths and the
@@ -35,8 +36,8 @@ from companion.display.view import Breakdown
 LARGEST_REASON = 22
 """Design size of the reasons when there is room."""
 LEAST_REASON = 17
-"""Design size below which reasons are not drawn: 11 pixels on the 7" screen, about
-the least that reads from across a table."""
+"""Design size below which reasons are not drawn (the details' tier of type is larger
+on every listed screen)."""
 LINES_PER_REASON = 2
 """A reason wraps to at most this many lines."""
 NAME_SHARES = (0.34, 0.27, 0.2)
