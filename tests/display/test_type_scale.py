@@ -13,10 +13,11 @@ entry is then removed.
 
 import re
 
+import pygame
 import pytest
 from babel.messages.extract import extract_from_dir
 
-from companion.display import fonts, typescale
+from companion.display import fonts, panels, typescale
 from companion.display.typescale import Tier
 from companion.display.view import Level, Notice, ScreenView
 from companion.language import Language, translations
@@ -163,3 +164,30 @@ def test_every_problem_the_rules_and_reader_word_is_drawn_whole_as_the_headline(
         for line in lines:
             assert not line.cut, (message, line.shown)
             assert line.cap_mm >= typescale.CAP_MM[Tier.SEAT] - 1e-9, (message, line.shown)
+
+
+@pytest.mark.parametrize("state", odyssey_twelve.STATES)
+@pytest.mark.parametrize("language", list(Language), ids=lambda language: language.value)
+def test_names_and_totals_on_the_monitor_are_no_smaller_than_on_the_7_inch_screen(
+    language: Language, state: str
+) -> None:
+    view = odyssey_twelve.screen(language, state)
+    tallest: dict[tuple[int, int], float] = {}
+    for size in SIZES:
+        names = [line for line in drawn(view, size) if line.shown in odyssey_twelve.NAMES]
+        assert names, (state, size)
+        tallest[size] = min(line.cap_mm for line in names)
+    assert tallest[(1280, 720)] >= tallest[(800, 480)] - 0.05
+
+
+def test_the_typeface_draws_french_at_every_size_the_screens_use() -> None:
+    """Accents and French punctuation are glyphs of the shipped typeface, not the empty
+    box it draws for what it lacks, at the sizes of the tiers on every listed screen."""
+    assert fonts.typeface_file().endswith("AtkinsonHyperlegible-Bold.ttf")
+    sizes = {typescale.least_px(tier, p.mm_per_px) for tier in Tier for p in panels.PANELS}
+    for px in sorted(sizes | {12, 54}):
+        box = pygame.surfarray.array_alpha(fonts.text("\u4e2d", px, (255, 255, 255)))
+        for letter in "ÀÂÇÉÈÊËÎÏÔŒÙÛÜàâçéèêëîïôœùûü«»\u2019€!?:;":
+            drawn = pygame.surfarray.array_alpha(fonts.text(letter, px, (255, 255, 255)))
+            assert drawn.any(), (px, letter)
+            assert drawn.shape != box.shape or (drawn != box).any(), (px, letter)
