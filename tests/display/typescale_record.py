@@ -2,7 +2,6 @@
 the height of its capitals in millimetres on the screen's glass, and whether it was
 cut; and the rules it must keep (`typescale`)."""
 
-import os
 from dataclasses import dataclass
 
 import pygame
@@ -11,8 +10,6 @@ from companion.display import panels, typescale
 from companion.display.screen import render_with_page
 from companion.display.typescale import Tier
 from companion.display.view import ScreenView
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
 @dataclass(frozen=True)
