@@ -9,11 +9,12 @@ scoreboard, which leaves room to draw twelve scorers large.
 import pygame
 
 from companion.colours import RGB
-from companion.display import cache, fonts, paint, theme
+from companion.display import cache, fonts, paint, theme, typescale
 from companion.display.breakdown_layout import TITLE_PX, Plan, Row, plan, title_and_rows
 from companion.display.breakdown_sizes import chip_side, swatch_room
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Breakdown, Rabbit, ScoreLine
 
 
@@ -24,9 +25,11 @@ def draw(
     s: Scale,
     edge: RGB | None = None,
     rabbits: tuple[Rabbit, ...] = (),
+    elsewhere: str = "",
 ) -> None:
-    """`table` in a panel filling `area`; with `rabbits`, their totals too."""
-    cache.draw(surface, area, _draw, table, s, edge, standings(rabbits))
+    """`table` in a panel filling `area`; with `rabbits`, their totals too; with
+    `elsewhere`, a line saying where the reasons left out are read."""
+    cache.draw(surface, area, _draw, table, s, edge, standings(rabbits), elsewhere)
 
 
 def _draw(
@@ -36,12 +39,18 @@ def _draw(
     s: Scale,
     edge: RGB | None,
     rabbits: tuple[Standing, ...],
+    elsewhere: str,
 ) -> None:
-    """The panel, its title and the rows as planned, every other row of a column
-    shaded."""
+    """The panel, its title (and where the reasons are, when they are not here) and the
+    rows as planned, every other row of a column shaded."""
     paint.panel(surface, area, edge=edge, edge_width=s(3))
     title, body = title_and_rows(area, s)
-    paint.line(surface, table.title, title, s(TITLE_PX), theme.GOLD, "left", s(18))
+    px = s.at_least(TITLE_PX, Tier.DETAIL)
+    least = s.least(Tier.DETAIL)
+    if elsewhere:
+        title = _elsewhere(surface, title, table.title, elsewhere, px, least, s)
+    if title.width > 0:
+        paint.line(surface, table.title, title, px, theme.GOLD, "left", least)
     if not table.lines or body.height <= 0:
         return
     laid = plan(area.size, table, s, rabbits)
@@ -72,6 +81,32 @@ def _row(
     swatch = pygame.Rect(box.x + 2, first.centery - chip // 2, chip, chip)
     paint.swatch(surface, swatch, scored.colours)
     x = box.x + swatch_room(laid.points_px, s)
+    with typescale.tier(Tier.SEAT):
+        _name_and_points(surface, first, x, chip, row, laid, scored, rabbit, s)
+    step = fonts.line_height(laid.reason_px)
+    used = len(row.lines) * step
+    y = inside.y + max(0, (first.height - used) // 2)
+    left = box.x + laid.reasons_left
+    for words in row.lines:
+        line = pygame.Rect(left, y, max(0, box.right - left), step)
+        if line.bottom > box.bottom:
+            break
+        paint.line(surface, words, line, laid.reason_px, theme.MUTED, "left", laid.reason_px)
+        y += step
+
+
+def _name_and_points(
+    surface: pygame.Surface,
+    first: pygame.Rect,
+    x: int,
+    chip: int,
+    row: Row,
+    laid: Plan,
+    scored: ScoreLine,
+    rabbit: Standing | None,
+    s: Scale,
+) -> None:
+    """A row's name, book, total and points, on its first line from `x` on."""
     name = pygame.Rect(x, first.y, laid.name_width - s(6), first.height)
     for words in row.name:
         paint.line(surface, words, name, laid.name_px, theme.TEXT, "left", laid.name_px)
@@ -90,13 +125,23 @@ def _row(
     colour = theme.GOLD if scored.points > 0 else theme.MUTED
     shown = f"+{scored.points}" if scored.points > 0 else str(scored.points)
     paint.line(surface, shown, points, laid.points_px, colour, "right", laid.points_px // 2)
-    step = fonts.line_height(laid.reason_px)
-    used = len(row.lines) * step
-    y = inside.y + max(0, (first.height - used) // 2)
-    left = box.x + laid.reasons_left
-    for words in row.lines:
-        line = pygame.Rect(left, y, max(0, box.right - left), step)
-        if line.bottom > box.bottom:
-            break
-        paint.line(surface, words, line, laid.reason_px, theme.MUTED, "left", laid.reason_px)
-        y += step
+
+
+def _elsewhere(
+    surface: pygame.Surface,
+    line: pygame.Rect,
+    title: str,
+    elsewhere: str,
+    px: int,
+    least: int,
+    s: Scale,
+) -> pygame.Rect:
+    """`elsewhere` at the right of the title's `line`; the room left for the title,
+    none when the two do not both fit whole (the headline names the round)."""
+    size = fonts.fitting_size(elsewhere, line.width, px, least)
+    used = fonts.width(elsewhere, size)
+    paint.line(surface, elsewhere, line, size, theme.TEXT, "right", size)
+    room = line.width - used - s(16)
+    if fonts.width(title, least) > room:
+        return pygame.Rect(line.x, line.y, 0, line.height)
+    return pygame.Rect(line.x, line.y, room, line.height)

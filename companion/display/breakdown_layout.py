@@ -5,7 +5,8 @@ reason starts on its own line and may wrap to a second, rows are as high as thei
 reasons (a storyteller's one line beside a finder's three), and with many scorers
 the rows run on in a second column, split where the two columns come out even.
 `plan` looks for the largest size at which every reason is drawn whole, down to
-`LEAST_REASON` (11 pixels on the 7" screen). Names and points are drawn a little
+`LEAST_REASON`, and never below the details' tier of type (`typescale`: capitals 2 mm
+high on the screen's glass). Names and points, of the seat's tier, are drawn a little
 larger than the reasons, at one size for the whole table; the names' column narrows
 (a long name then wraps to a second line) before the reasons get smaller, since a
 name is known at a glance and a reason has to be read (the columns' widths and the
@@ -29,13 +30,14 @@ from companion.display.breakdown_sizes import Sizes, row_height, sizes_for
 from companion.display.hitmap import Box
 from companion.display.scoreboard import Standing
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Breakdown
 
 LARGEST_REASON = 22
 """Design size of the reasons when there is room."""
 LEAST_REASON = 17
-"""Design size below which reasons are not drawn: 11 pixels on the 7" screen, about
-the least that reads from across a table."""
+"""Design size below which reasons are not drawn (the details' tier of type is larger
+on every listed screen)."""
 LINES_PER_REASON = 2
 """A reason wraps to at most this many lines."""
 NAME_SHARES = (0.34, 0.27, 0.2)
@@ -129,7 +131,8 @@ def plan(
 def title_and_rows(area: pygame.Rect, s: Scale) -> tuple[pygame.Rect, pygame.Rect]:
     """The title's line and the rows' room in a panel filling `area`."""
     inner = area.inflate(-2 * s(12), -2 * s(8))
-    title = pygame.Rect(inner.x, inner.y, inner.width, fonts.line_height(s(TITLE_PX)))
+    title_height = fonts.line_height(s.at_least(TITLE_PX, Tier.DETAIL))
+    title = pygame.Rect(inner.x, inner.y, inner.width, title_height)
     top = title.bottom + s(4)
     return title, pygame.Rect(inner.x, top, inner.width, max(0, inner.bottom - top))
 
@@ -157,7 +160,8 @@ def _layouts(
     shares = NAME_SHARES if any(shown) else (BARE_NAME_SHARE,)
     found = []
     for reasons, dropped in choices:
-        for px in range(s(LARGEST_REASON), s(LEAST_REASON) - 1, -1):
+        least = s.at_least(LEAST_REASON, Tier.DETAIL)
+        for px in range(max(s(LARGEST_REASON), least), least - 1, -1):
             for columns in range(1, min(MOST_COLUMNS, len(table.lines)) + 1):
                 for share in shares:
                     layout = _layout(width, table, reasons, px, columns, share, s, rabbits, dropped)
@@ -295,7 +299,7 @@ def _cut(body: pygame.Rect, table: Breakdown, s: Scale, rabbits: tuple[Standing,
     names, repeated "0 ..." reasons left out, and each row given a share of the
     height as large as its reasons' and cut short to it."""
     shown = _without_repeated_zeros(tuple(line.reasons for line in table.lines))
-    px = s(LEAST_REASON)
+    px = s.at_least(LEAST_REASON, Tier.DETAIL)
     columns = max(1, min(MOST_COLUMNS, len(table.lines)))
     gap = s(24)
     width = max(1, (body.width - gap * (columns - 1)) // columns)
@@ -303,6 +307,10 @@ def _cut(body: pygame.Rect, table: Breakdown, s: Scale, rabbits: tuple[Standing,
     reason_width = max(1, sizes.reason_width)
     wrapped = [
         tuple(line for reason in reasons for line in fonts.wrap(reason, reason_width, px))
+        if all(
+            fonts.width(w, px) <= reason_width for r in reasons for w in fonts.breakable_words(r)
+        )
+        else ()  # no word is broken to fit: too narrow a column shows no reasons
         for reasons in shown
     ]
     wanted = tuple(

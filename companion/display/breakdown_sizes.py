@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from companion.display import fonts
 from companion.display.scoreboard import Standing, name_lines
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Breakdown
 
 LINES_PER_NAME = 2
@@ -75,11 +76,12 @@ def sizes_for(
 ) -> Sizes:
     """The sizes and widths for reasons at `px` in rows `width` wide, the names taking
     at most `share` of it."""
-    points_px = px * 4 // 3
+    points_px = max(px * 4 // 3, s.least(Tier.SEAT))
     names = tuple(line.name for line in table.lines)
     widest = max((fonts.width(name, points_px) for name in names), default=0) + s(6)
     name_width = max(1, min(widest, round(width * share)))
-    name_px, lines, names_cut = _names(names, name_width - s(6), points_px, px)
+    least = s.least(Tier.SEAT)
+    name_px, lines, names_cut = _names(names, name_width - s(6), points_px, least)
     teller = {r.name for r in rabbits if r.storyteller}
     mark_width = points_px + s(6) if teller & set(names) else 0
     total_width = fonts.width("88", points_px) + s(8) if rabbits else 0

@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable
 
 import pygame
 
-from companion.display import theme
+from companion.display import theme, typescale
 
 Painter = Callable[..., None]
 """Draws into (surface, rect, *what it shows)."""
@@ -30,7 +30,11 @@ def _drawn(painter: Painter, size: tuple[int, int], shown: tuple[Hashable, ...])
 
 def draw(surface: pygame.Surface, area: pygame.Rect, painter: Painter, *shown: Hashable) -> None:
     """What `painter` draws of `shown` in `area`, drawn only when not kept already;
-    `painter` must depend on nothing but its arguments."""
+    `painter` must depend on nothing but its arguments. While a
+    `typescale.recording` is open, it is drawn anew so that its text is reported."""
     if area.width <= 0 or area.height <= 0:
+        return
+    if typescale.is_recording():
+        surface.blit(_drawn.__wrapped__(painter, area.size, shown), area.topleft)
         return
     surface.blit(_drawn(painter, area.size, shown), area.topleft)

@@ -1,9 +1,12 @@
 """Text that fits its box: sized, shrunk, wrapped or ellipsized, and cached.
 
 The screen is redrawn every frame with mostly the same words, so rendered text is
-kept in bounded LRU caches keyed by (string, size, colour). pygame's own font
-(FreeSans Bold, shipped inside pygame) is used: it is on every Pi without extra
-packages, and bold reads well from across a table.
+kept in bounded LRU caches keyed by (string, size, colour). The typeface is
+Atkinson Hyperlegible Bold (the Braille Institute's, under the SIL Open Font Licence,
+shipped in `companion/display/typeface/` with its licence): drawn for low vision, its
+letters that look alike elsewhere (I l 1, O 0, rn m) differ, it spaces letters evenly
+at every size, and it has every accent and sign French needs. This module is the one
+place fonts are loaded.
 
 Sizes are line heights in surface pixels, not font points, so layouts can add them up.
 The largest size at which texts fit their boxes, wrapped but no word broken, is
@@ -22,13 +25,16 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 
 import pygame
 
 from companion.colours import RGB
 
-LINE_PER_POINT = 0.75
-"""pygame's default font is this many pixels of line height per point size."""
+TYPEFACE = "AtkinsonHyperlegible-Bold.ttf"
+"""The font file, in the package's `typeface` folder."""
+LINE_PER_POINT = 1.24
+"""The typeface is this many pixels of line height per point size."""
 ELLIPSIS = "\u2026"
 TEXT_CACHE = 4096
 """Measured and wrapped strings kept."""
@@ -45,12 +51,25 @@ SURFACES_KEPT = 768
 memory, which the Pi has little of."""
 
 
+@functools.lru_cache(maxsize=1)
+def typeface_file() -> str:
+    """The path of the font file inside the installed package."""
+    return str(resources.files("companion.display").joinpath("typeface", TYPEFACE))
+
+
 @functools.lru_cache(maxsize=128)
 def font(px: int) -> pygame.font.Font:
-    """pygame's default font with a line height of about `px` pixels."""
+    """The typeface with a line height of about `px` pixels."""
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(None, max(1, round(px / LINE_PER_POINT)))
+    return pygame.font.Font(typeface_file(), max(1, round(px / LINE_PER_POINT)))
+
+
+@functools.lru_cache(maxsize=256)
+def cap_height(px: int) -> int:
+    """How many pixels high a capital ("H") is drawn at size `px`."""
+    metrics = font(px).metrics("H")[0]
+    return metrics[3] if metrics is not None else 0
 
 
 def line_height(px: int) -> int:
@@ -266,6 +285,8 @@ class Block:
     lines: tuple[str, ...]
     """The lines, each fitting the box width; the last ends in an ellipsis when
     the text was cut short."""
+    cut: bool = False
+    """Whether the text was cut short (or its paragraphs run on)."""
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE)
@@ -280,9 +301,14 @@ def block(paragraphs: tuple[str, ...], box: tuple[int, int], max_px: int, min_px
         size = min(max_px, min_px)
     lines = tuple(line for p in paragraphs for line in wrap(p, box_width, size))
     capacity = max(1, box_height // line_height(size))
+    cut = False
     if len(lines) > capacity and len(paragraphs) > 1:
         lines = wrap("; ".join(paragraphs), box_width, size)
     if len(lines) > capacity:
         last = ellipsize(lines[capacity - 1] + ELLIPSIS, box_width, size)
         lines = (*lines[: capacity - 1], last)
-    return Block(size, lines)
+        cut = True
+    cut = cut or any(
+        width(word, size) > box_width for p in paragraphs for word in breakable_words(p)
+    )
+    return Block(size, lines, cut)

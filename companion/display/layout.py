@@ -35,12 +35,21 @@ class Frame:
     """The space between parts."""
 
 
-def frame(size: tuple[int, int], s: Scale, has_buttons: bool) -> Frame:
-    """The header, body and button row of a surface of `size`."""
+def frame(
+    size: tuple[int, int],
+    s: Scale,
+    has_buttons: bool,
+    headline: str = "",
+    seat_sized: bool = False,
+) -> Frame:
+    """The header, body and button row of a surface of `size`; `seat_sized`, the
+    header as high as `headline` needs at the seat's size (see `header.height`)."""
     width, height = size
     margin = s(MARGIN)
     gap = s(GAP)
-    top = pygame.Rect(margin, margin, width - 2 * margin, header.height(s))
+    room = width - 2 * margin - header.height(s, seat_sized=seat_sized) - s(12)
+    high = header.height(s, headline, room, seat_sized)
+    top = pygame.Rect(margin, margin, width - 2 * margin, high)
     bottom = height - margin
     buttons = None
     if has_buttons:

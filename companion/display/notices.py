@@ -1,16 +1,21 @@
 """The list of what the table waits for and what is wrong: problems in red first,
 then what is still missing in amber, then information in grey. When they do not
 all fit, the most urgent are shown and a last line says how many more there are.
+
+Problems and what the table waits for are of the seat's tier of type and never cut
+short (they wrap); information is a detail.
 """
 
 import pygame
 
-from companion.display import cache, fonts, paint, theme
+from companion.display import cache, fonts, paint, theme, typescale
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Level, Notice, ScreenView
 
 LINES_PER_NOTICE = 2
-"""A notice longer than this many lines is cut short."""
+"""Information longer than this many lines is cut short; problems and what the table
+waits for wrap to as many lines as they take."""
 LARGEST_PX = 26
 LEAST_PX = 18
 """Design sizes of the notices: they shrink from the first towards the second before
@@ -24,7 +29,7 @@ def ordered(notices: tuple[Notice, ...]) -> tuple[Notice, ...]:
 
 def _lines(notice: Notice, text_width: int, px: int) -> tuple[str, ...]:
     lines = fonts.wrap(notice.text, text_width, px)
-    if len(lines) > LINES_PER_NOTICE:
+    if len(lines) > LINES_PER_NOTICE and notice.level is Level.INFO:
         cut = fonts.ellipsize(lines[LINES_PER_NOTICE - 1] + fonts.ELLIPSIS, text_width, px)
         lines = (*lines[: LINES_PER_NOTICE - 1], cut)
     return lines
@@ -42,9 +47,17 @@ def _shown(notices: tuple[Notice, ...], text_width: int, height: int, px: int, g
     return len(notices)
 
 
+def _largest(s: Scale) -> int:
+    return s.at_least(LARGEST_PX, Tier.SEAT)
+
+
+def _least(s: Scale) -> int:
+    return s.at_least(LEAST_PX, Tier.SEAT)
+
+
 def needed_height(notices: tuple[Notice, ...], width: int, s: Scale) -> int:
     """The height that shows all `notices` at full size in a panel `width` wide."""
-    px = s(LARGEST_PX)
+    px = _largest(s)
     text_width = width - 2 * s(10) - s(12) - s(10)
     step = fonts.line_height(px)
     lines = sum(len(_lines(n, text_width, px)) * step + s(6) for n in notices)
@@ -56,7 +69,7 @@ def all_shown(notices: tuple[Notice, ...], size: tuple[int, int], s: Scale) -> b
     width, height = size
     inner_height = height - 2 * s(8)
     text_width = width - 2 * s(10) - s(12) - s(10)
-    shown = _shown(ordered(notices), text_width, inner_height, s(LEAST_PX), s(6))
+    shown = _shown(ordered(notices), text_width, inner_height, _least(s), s(6))
     return shown == len(notices)
 
 
@@ -85,10 +98,10 @@ def _draw(
     inner = area.inflate(-2 * s(10), -2 * s(8))
     urgent = ordered(notices)
     gap = s(6)
-    px = s(LARGEST_PX)
+    px = _largest(s)
     marker = s(12)
     text_width = inner.width - marker - s(10)
-    while px > s(LEAST_PX) and _shown(urgent, text_width, inner.height, px, gap) < len(urgent):
+    while px > _least(s) and _shown(urgent, text_width, inner.height, px, gap) < len(urgent):
         px -= max(1, px // 10)
     shown = max(1, _shown(urgent, text_width, inner.height, px, gap))
     step = fonts.line_height(px)
@@ -105,10 +118,12 @@ def _draw(
             row = pygame.Rect(dot.right + s(10), y, text_width, step)
             if row.bottom > inner.bottom:
                 break
-            paint.line(surface, words, row, px, colour)
+            with typescale.tier(Tier.DETAIL if notice.level is Level.INFO else Tier.SEAT):
+                paint.line(surface, words, row, px, colour)
             y += step
         y += gap
     hidden = len(urgent) - shown
     if hidden > 0:
         line = pygame.Rect(inner.x, min(y, inner.bottom - step), inner.width, step)
-        paint.line(surface, more.format(n=hidden), line, px, theme.TEXT)
+        with typescale.tier(Tier.SEAT):
+            paint.line(surface, more.format(n=hidden), line, px, theme.TEXT)

@@ -11,7 +11,7 @@ from typing import Literal
 import pygame
 
 from companion.colours import RGB
-from companion.display import fonts, theme
+from companion.display import fonts, theme, typescale
 
 Align = Literal["left", "center", "right"]
 
@@ -38,10 +38,17 @@ def line(
     colour: RGB,
     align: Align = "left",
     min_px: int = 0,
+    *,
+    cut: bool = False,
 ) -> int:
     """One line of text fitted to `rect` (shrunk to `min_px`, then ellipsized),
-    centred vertically and clipped to `rect`; returns the width drawn."""
-    drawn = fonts.fit(words, rect.width, min(px, max(rect.height, 1)), colour, min_px)
+    centred vertically and clipped to `rect`; returns the width drawn. The line is
+    reported to an open `typescale.recording`, with its size and whether it was cut (or, `cut`, that
+    it is what is left of a longer text)."""
+    wanted = min(px, max(rect.height, 1))
+    drawn = fonts.fit(words, rect.width, wanted, colour, min_px)
+    if typescale.is_recording():
+        _report(words, rect, wanted, min_px, drawn, cut)
     if align == "left":
         x = rect.x
     elif align == "right":
@@ -53,6 +60,19 @@ def line(
     surface.blit(drawn, (x, rect.centery - drawn.get_height() // 2))
     surface.set_clip(previous)
     return drawn.get_width()
+
+
+def _report(
+    words: str, rect: pygame.Rect, px: int, min_px: int, drawn: pygame.Surface, cut: bool
+) -> None:
+    """Tell the recording what `line` drew: the size it fitted at, and whether it was
+    cut (ellipsized, clipped at the side, or shrunk to fit a lower box)."""
+    width = max(rect.width, 0)
+    size = fonts.fitting_size(words, width, px, min(min_px, px) or px)
+    shown = fonts.ellipsize(words, width, size)
+    cut = cut or shown != fonts.clean(words) or drawn.get_width() > width
+    cut = cut or fonts.width(shown, size) > width or fonts.line_height(size) > rect.height
+    typescale.report(words, shown, size, cut)
 
 
 def paragraphs(
@@ -70,9 +90,10 @@ def paragraphs(
     step = fonts.line_height(laid.px)
     used = min(len(laid.lines) * step, rect.height)
     y = rect.y + (rect.height - used) // 2 if centre_vertically else rect.y
-    for words in laid.lines:
+    for k, words in enumerate(laid.lines):
         row = pygame.Rect(rect.x, y, rect.width, step)
-        line(surface, words, row, laid.px, colour, align, laid.px)
+        last = k == len(laid.lines) - 1
+        line(surface, words, row, laid.px, colour, align, laid.px, cut=laid.cut and last)
         y += step
     return used
 

@@ -1,6 +1,7 @@
 """One rabbit as a picture: head and ears in the scorer's colour (a team's rabbit is
-cut into one slice per member), initials on the head, and a double outline, light
-outside and dark inside, so that white, yellow and black rabbits all stand out.
+cut into one slice per member), a label unique at the table on the head (`labels`),
+and a double outline, light outside and dark inside, so that white, yellow and black
+rabbits all stand out.
 
 Sprites are cached by what they show and their size, so a frame only blits them.
 """
@@ -38,13 +39,47 @@ def initials(name: str, room: int) -> str:
     return letters[:room].upper()
 
 
+def labels(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The shortest label on each rabbit that no other rabbit at the table carries,
+    so that rabbits are told apart without their colours.
+
+    The rule, in seating order: a scorer's initial ("A" for Ann, "AB" for the team
+    "Ann + Bob"), when no other scorer has that initial; else the initial and the
+    first later letter of the name that makes a label no one else has yet ("Ma" for
+    Margot, "Mr" for Marie-Christine, "Mx" for Maximilien), else the initial and the
+    seat's number ("M3"). A scorer without a name carries its seat's number (1 for
+    the first seat).
+    """
+    firsts = [initials(name, 3) if name.strip() else "" for name in names]
+    taken: set[str] = set()
+    out: list[str] = []
+    for seat, (name, first) in enumerate(zip(names, firsts, strict=True), start=1):
+        if not first:
+            label = str(seat)
+        elif firsts.count(first) == 1:
+            label = first
+        else:
+            letters = [c.lower() for c in name.strip()[1:] if c.isalpha()]
+            tried = (first + letter for letter in letters)
+            label = next(
+                (t for t in tried if t not in taken and t.upper() not in firsts),
+                f"{first}{seat}",
+            )
+        taken.add(label)
+        out.append(label)
+    return tuple(out)
+
+
 def outline_width(radius: int) -> int:
     """How thick each of the two outline rings is."""
     return max(1, round(radius / 9))
 
 
-def look_for(box_size: tuple[int, int], colours: tuple[RGB, ...], name: str) -> Look:
-    """The largest rabbit that fits `box_size`."""
+def look_for(
+    box_size: tuple[int, int], colours: tuple[RGB, ...], name: str, label: str | None = None
+) -> Look:
+    """The largest rabbit that fits `box_size`, carrying `label` (by default the
+    initials of `name` that fit)."""
     w, h = box_size
     pad = 4 / 9
     with_ears = min(w / (2 + pad), h / (HEIGHT_PER_RADIUS + pad))
@@ -52,7 +87,20 @@ def look_for(box_size: tuple[int, int], colours: tuple[RGB, ...], name: str) -> 
     ears = with_ears >= EARS_WORTH_IT * head_only
     radius = max(3, int(with_ears if ears else head_only))
     room = 3 if radius >= 20 else 2 if radius >= 11 else 1
-    return Look(colours or (theme.DIM,), initials(name, room), radius, ears)
+    shown = label if label is not None else initials(name, room)
+    return Look(colours or (theme.DIM,), shown, radius, ears)
+
+
+def label_px(look: Look) -> int:
+    """The size the label is drawn at on the head of `look`."""
+    return _label_size(look)[1]
+
+
+def _label_size(look: Look) -> tuple[int, int]:
+    """The width the label may take on the head and the size it is drawn at."""
+    room = round(1.8 * look.radius)
+    px = max(6, round(look.radius * (1.6 if len(look.initials) == 1 else 1.25)))
+    return room, fonts.fitting_size(look.initials, room, px, max(6, px // 2))
 
 
 def sprite_size(look: Look) -> tuple[int, int]:
@@ -124,9 +172,9 @@ def sprite(look: Look) -> pygame.Surface:
 
 
 def _letters(surface: pygame.Surface, look: Look, head: tuple[float, float]) -> None:
-    px = max(6, round(look.radius * (1.25 if len(look.initials) == 1 else 0.85)))
-    face = fonts.fit(look.initials, round(1.7 * look.radius), px, theme.TEXT, max(6, px // 2))
-    shadow = fonts.fit(look.initials, round(1.7 * look.radius), px, theme.INK, max(6, px // 2))
+    room, px = _label_size(look)
+    face = fonts.fit(look.initials, room, px, theme.TEXT, px)
+    shadow = fonts.fit(look.initials, room, px, theme.INK, px)
     x = round(head[0] - face.get_width() / 2)
     y = round(head[1] - face.get_height() / 2 + look.radius * 0.06)
     edge = max(1, look.radius // 10)

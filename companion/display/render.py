@@ -4,10 +4,22 @@
 so the same call serves the Pi's screen, a desktop window, tests and screenshots.
 """
 
+import dataclasses
+
 import pygame
 
 from companion.actions import Press
-from companion.display import buttons, editor, header, layout, setup_screen, table, theme, winner
+from companion.display import (
+    buttons,
+    editor,
+    header,
+    layout,
+    panels,
+    setup_screen,
+    table,
+    theme,
+    winner,
+)
 from companion.display.hitmap import Box, HitMap
 from companion.display.view import ScreenView
 
@@ -16,9 +28,14 @@ __all__ = ["HitMap", "render"]
 
 def render(view: ScreenView, surface: pygame.Surface) -> HitMap:
     """Draw `view` over the whole of `surface`; returns the touchable areas."""
-    s = theme.scale_for(surface.get_height())
+    screen = surface.get_abs_parent().get_size()
+    s = dataclasses.replace(
+        theme.scale_for(surface.get_height()), mm_per_px=panels.panel_for(screen).mm_per_px
+    )
     surface.fill(theme.BACKGROUND)
-    parts = layout.frame(surface.get_size(), s, bool(view.buttons))
+    seated = header.seated(view)
+    s = dataclasses.replace(s, seated=seated)
+    parts = layout.frame(surface.get_size(), s, bool(view.buttons), view.headline, seated)
     header.draw(surface, parts.header, view, s)
     hits: list[tuple[Box, Press]] = []
     if view.setup is not None:

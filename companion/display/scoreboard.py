@@ -1,7 +1,8 @@
 """The scoreboard: every scorer's colour, name and total, the storyteller marked
-with a book. Rows share the height they are given, so twelve players fit; when rows
-would get small and there is room, the list runs on in a second column. All names
-are drawn at one size, never below `LEAST_PX` (11 pixels on the 7" screen); a name
+with a book. Rows share the height they are given; when rows would be lower than a
+line of the seat's size, the list runs on in a second or third column (`fits` says
+whether a panel holds every row so). All names
+are drawn at one size, never below the seat's tier of type (`typescale`); a name
 too long for its row ("Maximilien-Alexandre + Hélène") wraps to a second line when
 the row is high enough, else the names get smaller, and only a name too long even
 then is cut short.
@@ -15,18 +16,18 @@ from dataclasses import dataclass
 import pygame
 
 from companion.colours import RGB
-from companion.display import cache, fonts, paint, theme
+from companion.display import cache, fonts, paint, theme, typescale
 from companion.display.theme import Scale
+from companion.display.typescale import Tier
 from companion.display.view import Rabbit
 
 LARGEST_ROW = 48
-COMFORTABLE_ROW = 34
-"""Design row heights: rows never grow past the first, and a second column is
-used when they would be lower than the second."""
+"""Design row height: rows never grow past it (unless the seat's size needs more)."""
 WIDEST_COLUMN = 560
 """Design width past which a column does not grow: totals stay near their names."""
 LEAST_PX = 17
-"""Design size below which names and totals are not drawn: 11 pixels on the 7" screen."""
+"""Design size below which names and totals are not drawn (the seat's tier of type is
+larger on every listed screen)."""
 AFTER_HYPHEN = re.compile(r"(?<=-)")
 """Where a name too wide for a line may break inside a word: after a hyphen."""
 
@@ -49,7 +50,80 @@ def standings(rabbits: tuple[Rabbit, ...]) -> tuple[Standing, ...]:
 
 def draw(surface: pygame.Surface, area: pygame.Rect, rabbits: tuple[Rabbit, ...], s: Scale) -> None:
     """The scoreboard in `area`."""
-    cache.draw(surface, area, _draw, standings(rabbits), s)
+    with typescale.tier(Tier.SEAT):
+        cache.draw(surface, area, _draw, standings(rabbits), s)
+
+
+MOST_COLUMNS = 3
+"""Rows run on in at most this many columns."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """How the scoreboard is laid out in its panel."""
+
+    columns: int
+    per_column: int
+    row_height: int
+    width: int
+    """Of a column."""
+    px: int
+    """The size of the totals."""
+    name_px: int
+    lines: tuple[tuple[str, ...], ...]
+    """Each name's lines."""
+    whole: bool
+    """Whether every row is drawn at the seat's size at least, every name whole."""
+
+
+def fits(rabbits: tuple[Standing, ...], size: tuple[int, int], s: Scale) -> bool:
+    """Whether a panel of `size` shows every row at the seat's size, names whole."""
+    return _board(rabbits, size, s).whole
+
+
+@functools.lru_cache(maxsize=64)
+def _board(rabbits: tuple[Standing, ...], size: tuple[int, int], s: Scale) -> Board:
+    """The fewest columns (up to `MOST_COLUMNS`) whose rows are at least a line of the
+    seat's size high and hold every name whole; else the fewest columns whose rows
+    come closest to that height, names cut short."""
+    inner_width, inner_height = size[0] - 2 * s(10), size[1] - 2 * s(8)
+    tried = [_laid(rabbits, inner_width, inner_height, c, s) for c in range(1, MOST_COLUMNS + 1)]
+    whole = [board for board in tried if board.whole]
+    if whole:
+        return whole[0]
+    seat = fonts.line_height(s.at_least(LEAST_PX, Tier.SEAT))
+    return max(tried, key=lambda board: (min(board.row_height, seat), -board.columns))
+
+
+def _laid(
+    rabbits: tuple[Standing, ...], inner_width: int, inner_height: int, columns: int, s: Scale
+) -> Board:
+    gap = s(24)
+    count = max(1, len(rabbits))
+    columns = min(columns, count)
+    per_column = math.ceil(count / columns)
+    seat = s.at_least(LEAST_PX, Tier.SEAT)
+    row_height = max(
+        1, min(max(s(LARGEST_ROW), fonts.line_height(seat)), inner_height // per_column)
+    )
+    width = min(s(WIDEST_COLUMN), (inner_width - gap * (columns - 1)) // columns)
+    px = max(seat, min(round(row_height * 0.8), s(LARGEST_ROW)))
+    while px > 4 and fonts.line_height(px) > row_height:  # rows too low: drawn smaller
+        px -= 1
+    chip = max(6, round(min(row_height, fonts.line_height(px)) * 0.6))
+    total_width = fonts.width("88", px) + s(4)
+    mark_width = chip * 4 // 3 + s(8) if any(r.storyteller for r in rabbits) else 0
+    name_width = width - chip - s(12) - mark_width - total_width - s(8)
+    names = tuple(r.name for r in rabbits)
+    name_px, lines = _names(names, name_width, row_height, px, s)
+    high_enough = fonts.line_height(seat) <= row_height
+    whole = (
+        high_enough
+        and name_px >= seat
+        and all(fonts.width(line, name_px) <= name_width for name in lines for line in name)
+        and all(len(name) * fonts.line_height(name_px) <= row_height for name in lines)
+    )
+    return Board(columns, per_column, row_height, width, px, name_px, lines, whole)
 
 
 def _draw(
@@ -59,20 +133,16 @@ def _draw(
     inner = area.inflate(-2 * s(10), -2 * s(8))
     if not rabbits or inner.height <= 0:
         return
+    board = _board(rabbits, area.size, s)
     gap = s(24)
-    two = inner.height // len(rabbits) < s(COMFORTABLE_ROW) and inner.width >= 2 * s(240)
-    columns = 2 if two else 1
-    per_column = math.ceil(len(rabbits) / columns)
-    row_height = min(s(LARGEST_ROW), inner.height // per_column)
-    width = min(s(WIDEST_COLUMN), (inner.width - gap * (columns - 1)) // columns)
-    px = min(row_height, max(s(LEAST_PX), round(row_height * 0.8)))
-    chip = max(6, round(row_height * 0.6))
+    px, name_px, lines, width = board.px, board.name_px, board.lines, board.width
+    row_height = board.row_height
+    chip = max(6, round(min(row_height, fonts.line_height(px)) * 0.6))
     total_width = fonts.width("88", px) + s(4)
     mark_width = chip * 4 // 3 + s(8) if any(r.storyteller for r in rabbits) else 0
     name_width = width - chip - s(12) - mark_width - total_width - s(8)
-    name_px, lines = _names(tuple(r.name for r in rabbits), name_width, row_height, px, s)
     for i, scorer in enumerate(rabbits):
-        column, place = i // per_column, i % per_column
+        column, place = i // board.per_column, i % board.per_column
         row = pygame.Rect(
             inner.x + column * (width + gap), inner.y + place * row_height, width, row_height
         )
@@ -86,7 +156,7 @@ def _draw(
             name = pygame.Rect(swatch.right + s(12), top + k * step, name_width, step)
             paint.line(surface, words, name, name_px, theme.TEXT, "left", name_px)
         total = pygame.Rect(row.right - total_width, row.y, total_width, row.height)
-        paint.line(surface, str(scorer.total), total, px, theme.TEXT, "right", px // 2)
+        paint.line(surface, str(scorer.total), total, px, theme.TEXT, "right", px)
         if scorer.storyteller:
             mark = pygame.Rect(0, 0, chip * 4 // 3, chip)
             mark.midright = (total.x - s(8), row.centery)
@@ -125,7 +195,7 @@ def _names(
     down to three quarters of `px`; below that, at each size down to the least, one
     line each or else the long names on two lines, if the rows hold two; else one
     line each at the least size, the longest cut short."""
-    least = min(px, s(LEAST_PX))
+    least = min(px, s.at_least(LEAST_PX, Tier.SEAT))
     size = fonts.common_size(names, width, px, max(least, px * 3 // 4))
     for smaller in range(size, least - 1, -1):
         if all(fonts.width(name, smaller) <= width for name in names):

@@ -172,7 +172,7 @@ class Screen(Closing):
 
     def show(self, view: ScreenView) -> None:
         """Draw `view` and put it on the display."""
-        self._hits = _drawn(view, self.surface)
+        self._hits = render_with_page(view, self.surface)
         if self._offscreen is None:
             pygame.display.flip()
 
@@ -231,12 +231,12 @@ class Screen(Closing):
         pygame.display.quit()
 
 
-def _drawn(view: ScreenView, surface: pygame.Surface) -> HitMap:
+def render_with_page(view: ScreenView, surface: pygame.Surface) -> HitMap:
     """`view` over the whole of `surface`, the page's code in a strip of its own where
     the part of the screen drawn cannot make room for it; the touchable areas."""
     if view.page is None or (view.setup is None and view.editor is None):
         return render(view, surface)
-    s = theme.scale_for(surface.get_height())
+    s = theme.scale_for(surface.get_height(), surface.get_width())
     large = view.setup is not None
     width = qr.large_side(view.page, s) if large else qr.small_side(view.page, s)
     rest, column = layout.strip(surface.get_size(), width, s)

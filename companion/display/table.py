@@ -20,6 +20,10 @@ the table has been read by then and the proposal is what everyone looks at. A
 failed camera stays, since it says why the table cannot be read. Only then does the
 table leave out repeated "0 ..." reasons, and at last cut rows short.
 
+When even that leaves a reason or a name cut, the reasons leave the screen for the
+phone page: the points are drawn as points and totals, and the table's title line
+says where the reasons are (the view's `details_elsewhere`).
+
 The last round's points get the same room but never the camera's, and never at the
 cost of a notice (the notices are what the table waits for): when their reasons do
 not fit, the last round is shown as points and totals only (its reasons were read
@@ -54,7 +58,8 @@ from companion.display import (
 from companion.display.hitmap import Box, box
 from companion.display.scoreboard import Standing, standings
 from companion.display.theme import GOLD, Scale
-from companion.display.view import Breakdown, Notice, ScreenView
+from companion.display.typescale import Tier
+from companion.display.view import Breakdown, Level, Notice, ScreenView
 
 MERGE_ABOVE = 6
 """More scorers than this share one table of totals and points."""
@@ -64,6 +69,10 @@ MOST_NOTICES_ABOVE_LAST_ROUND = 0.62
 """Of the middle column, the most the notices take above the last round's points."""
 MOST_NOTICES_UNDER_CAMERA = 0.55
 """Of the camera column, the most the notices take under the picture."""
+MOST_NOTICES_STACKED = 0.55
+"""Of the room under the track, the most the notices take when stacked above the
+scoreboard: a long list ends in "+N more" rather than leave the names too small to
+read; but problems and what the table waits for always get their room."""
 BESIDE_COMPACT_TRACK = (0.72, 0.28)
 """The shares of a compact track and of the notices beside it (above the camera
 column): a compact track is wide and low, and narrowed its spaces come out about
@@ -117,7 +126,9 @@ class _Shape:
 def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale, gap: int) -> None:
     """The playing screen in `body`."""
     parts = arrange(body, view, s, gap)
-    track.draw(surface, pygame.Rect(parts.track), view.rabbits, view.target)
+    if pygame.Rect(parts.track).height > 0:
+        least = s.least(Tier.DETAIL)
+        track.draw(surface, pygame.Rect(parts.track), view.rabbits, view.target, least)
     if parts.scoreboard is not None:
         scoreboard.draw(surface, pygame.Rect(parts.scoreboard), view.rabbits, s)
     if parts.camera is not None and view.camera is not None:
@@ -129,7 +140,8 @@ def draw(surface: pygame.Surface, body: pygame.Rect, view: ScreenView, s: Scale,
         edge = GOLD if view.proposal is not None else None
         shown = points if parts.reasons else _without_reasons(points)
         totals = view.rabbits if parts.merged else ()
-        breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals)
+        elsewhere = "" if parts.reasons or not _has_reasons(points) else view.details_elsewhere
+        breakdown.draw(surface, pygame.Rect(parts.points), shown, s, edge, totals, elsewhere)
     if parts.page is not None and view.page is not None:
         qr.draw_code(surface, pygame.Rect(parts.page), view.page, qr.SMALL_LEAST_MODULE)
 
@@ -163,6 +175,24 @@ def arrangements(
     return tuple(tried)
 
 
+def _bare_arrangements(shape: _Shape) -> tuple[Arrangement, ...]:
+    """The ways to share the screen when the points are shown without their reasons
+    (which the phone page then shows): one table of totals and points, the track
+    stepping down; a proposal's camera picture goes first, the last round's never."""
+    heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
+    camera_shown = shape.camera and not (shape.proposal and shape.camera_working)
+    if shape.proposal:
+        tried = [Arrangement(height, True, camera_shown) for height in heights]
+        if not shape.page:
+            tried.append(Arrangement(0, True, camera_shown))
+        return tuple(tried)
+    return (Arrangement(layout.TRACK_HEIGHT, True, camera_shown),)
+
+
+def _has_reasons(points: Breakdown) -> bool:
+    return any(line.reasons for line in points.lines)
+
+
 def _without_reasons(points: Breakdown) -> Breakdown:
     lines = tuple(dataclasses.replace(line, reasons=()) for line in points.lines)
     return dataclasses.replace(points, lines=lines)
@@ -171,24 +201,90 @@ def _without_reasons(points: Breakdown) -> Breakdown:
 @functools.lru_cache(maxsize=16)
 def _arrange(body: Box, s: Scale, gap: int, shape: _Shape) -> Parts:
     area = pygame.Rect(body)
-    plain = Arrangement(layout.TRACK_HEIGHT, False, shape.camera)
     if shape.points is None:
-        return _parts(area, s, gap, plain, shape)
+        return _without_points(area, s, gap, shape)
     tried = arrangements(shape.points, shape.proposal, shape.camera, shape.camera_working)
     bare = dataclasses.replace(shape, points=_without_reasons(shape.points))
-    merged = Arrangement(layout.TRACK_HEIGHT, True, shape.camera)
     for names in (True, False):
         for arrangement in tried:
             parts = _parts(area, s, gap, arrangement, shape)
             if _fits(parts, shape, s, names):
                 return parts
-        if not shape.proposal:
-            bare_parts = _parts(area, s, gap, merged, bare)
+        for arrangement in _bare_arrangements(shape):
+            bare_parts = _parts(area, s, gap, arrangement, bare)
             if _fits(bare_parts, bare, s, names):
                 return dataclasses.replace(bare_parts, reasons=False)
     if shape.proposal:
-        return parts
-    return _parts(area, s, gap, plain, dataclasses.replace(shape, points=None))
+        return dataclasses.replace(parts, reasons=False)
+    return _without_points(area, s, gap, dataclasses.replace(shape, points=None))
+
+
+def _without_points(area: pygame.Rect, s: Scale, gap: int, shape: _Shape) -> Parts:
+    """With no points to show: the first track height at which the scoreboard shows
+    every row at the seat's size and every notice is shown; then the same without a
+    working camera's picture (what players read from their seats comes first); then
+    the parts stacked under a compact track, or under none (`_stacked`). When none
+    shows everything, the last of those, so that every notice is whole (who the table
+    waits for is named) and the scoreboard comes as close to the seat's size as it
+    can."""
+    heights = (layout.TRACK_HEIGHT, *layout.COMPACT_TRACK_HEIGHTS)
+    tried = [Arrangement(height, False, shape.camera) for height in heights]
+    if shape.camera and shape.camera_working:
+        tried += [Arrangement(height, False, False) for height in heights]
+    parts = _parts(area, s, gap, tried[0], shape)
+    camera = shape.camera and not shape.camera_working
+    stacked = [_stacked(area, s, gap, shape, height, camera) for height in heights[1:]]
+    if not shape.page:
+        stacked.append(_stacked(area, s, gap, shape, 0, camera))
+    for arrangement in tried:
+        parts = _parts(area, s, gap, arrangement, shape)
+        if _all_shown(parts, shape, s):
+            return parts
+    for stack in stacked:
+        if _all_shown(stack, shape, s):
+            return stack
+    return stacked[-1] if shape.notices else parts
+
+
+def _all_shown(parts: Parts, shape: _Shape, s: Scale) -> bool:
+    """Whether the scoreboard shows every row at the seat's size, and the notices all."""
+    board = parts.scoreboard is None or scoreboard.fits(
+        shape.rabbits, pygame.Rect(parts.scoreboard).size, s
+    )
+    listed = not shape.notices or (
+        parts.notices is not None
+        and notices.all_shown(shape.notices, pygame.Rect(parts.notices).size, s)
+    )
+    return board and listed
+
+
+def _stacked(
+    area: pygame.Rect, s: Scale, gap: int, shape: _Shape, track_height: int, camera: bool
+) -> Parts:
+    """The track `track_height` high (none at 0), the notices across the screen below
+    it at the height they need, and the scoreboard across the rest; a failed camera's
+    panel keeps a column at the right, a working camera's picture goes. On a small
+    screen with many players, what everyone reads from the seats comes before the
+    track."""
+    alone = dataclasses.replace(shape, notices=())  # the track keeps its whole band
+    parts = _parts(area, s, gap, Arrangement(track_height, False, False), alone)
+    lower = pygame.Rect(area)
+    if track_height:
+        lower = layout.split_top(area, s(track_height), gap)[1]
+    picture = None
+    if camera:
+        lower, column = layout.split_right(lower, round(lower.width * 0.28), gap)
+        picture = box(column)
+    listed = None
+    if shape.notices:
+        wanted = notices.needed_height(shape.notices, lower.width, s)
+        most = round(lower.height * MOST_NOTICES_STACKED)
+        urgent = tuple(n for n in shape.notices if n.level is not Level.INFO)
+        least = notices.needed_height(urgent, lower.width, s) if urgent else 0
+        band, lower = layout.split_top(lower, max(least, min(wanted, most)), gap)
+        listed = box(band)
+    board = box(lower) if lower.height > 0 else None
+    return dataclasses.replace(parts, scoreboard=board, points=None, notices=listed, camera=picture)
 
 
 def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
@@ -200,6 +296,10 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
     laid = breakdown_layout.plan(size, shape.points, s, shape.rabbits if parts.merged else ())
     if not laid.whole or (names and laid.names_cut):
         return False
+    if parts.scoreboard is not None and not scoreboard.fits(
+        shape.rabbits, pygame.Rect(parts.scoreboard).size, s
+    ):
+        return False
     if shape.proposal or not shape.notices:
         return True
     return parts.notices is not None and notices.all_shown(
@@ -209,7 +309,10 @@ def _fits(parts: Parts, shape: _Shape, s: Scale, names: bool) -> bool:
 
 def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shape: _Shape) -> Parts:
     """Where the parts go in `area` when the screen is shared as `arrangement` says."""
-    band, lower = layout.split_top(area, s(arrangement.track), gap)
+    if arrangement.track == 0:
+        band, lower = pygame.Rect(area.topleft, (area.width, 0)), area
+    else:
+        band, lower = layout.split_top(area, s(arrangement.track), gap)
     page = None
     if shape.page:
         band, corner = layout.split_right(band, shape.page, gap)
@@ -217,9 +320,9 @@ def _parts(area: pygame.Rect, s: Scale, gap: int, arrangement: Arrangement, shap
     if lower.height <= 0:
         return Parts(box(band), None, None, None, None, arrangement.merged, page=page)
     listed: pygame.Rect | None = None
-    if shape.notices and arrangement.track < layout.TRACK_HEIGHT:
+    if shape.notices and 0 < arrangement.track < layout.TRACK_HEIGHT:
         band, listed = layout.split_columns(band, BESIDE_COMPACT_TRACK, gap)
-    middle = bool(shape.notices) or shape.points is not None
+    middle = (bool(shape.notices) and listed is None) or shape.points is not None
     shares: tuple[float, ...] = (0.72,) if arrangement.merged or not middle else (0.25, 0.47)
     if arrangement.camera:
         shares += (0.28,)

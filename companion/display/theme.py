@@ -2,12 +2,16 @@
 
 The theme is dark with strong contrast: the screen stands in a dim café and is read
 from across the table. Sizes are given for a 720-pixel-high screen and scale with
-the surface height, so one layout serves the 7" touch screen and a television.
+the surface height, so one layout serves the 7" touch screen and a television; the
+least sizes of the two tiers of type are millimetres on the glass (`typescale`), so
+the scale also knows how big the screen's pixels are (`panels`).
 """
 
 from dataclasses import dataclass
 
 from companion.colours import RGB
+from companion.display import panels, typescale
+from companion.display.typescale import Tier
 from companion.display.view import Level
 
 DESIGN_HEIGHT = 720
@@ -46,15 +50,36 @@ class Scale:
 
     unit: float
     """Surface pixels per design pixel."""
+    mm_per_px: float = panels.PORTABLE_720.mm_per_px
+    """How wide a surface pixel is on the glass (the screen's `Panel`)."""
 
     def __call__(self, design: float) -> int:
         """`design` pixels on this surface, at least one."""
         return max(1, round(design * self.unit))
 
+    seated: bool = True
+    """Whether what is drawn is read from the seats, so that the tiers' least sizes
+    hold; the setup steps and the round editor are read close by, at their design's
+    sizes."""
 
-def scale_for(height: int) -> Scale:
-    """The scale for a surface `height` pixels high."""
-    return Scale(max(height, 1) / DESIGN_HEIGHT)
+    def least(self, tier: Tier) -> int:
+        """The smallest size text of `tier` is drawn at on this screen (1 when not
+        `seated`)."""
+        return typescale.least_px(tier, self.mm_per_px) if self.seated else 1
+
+    def at_least(self, design: float, tier: Tier) -> int:
+        """`design` pixels on this surface, or `tier`'s least size if that is larger."""
+        return max(self(design), self.least(tier))
+
+
+def scale_for(height: int, width: int | None = None) -> Scale:
+    """The scale for a surface `height` pixels high (and `width` wide: when not given,
+    the width of the listed screen of that height, else 16:9)."""
+    if width is None:
+        listed = [p.size[0] for p in panels.PANELS if p.size[1] == height]
+        width = listed[0] if listed else round(height * 16 / 9)
+    panel = panels.panel_for((width, height))
+    return Scale(max(height, 1) / DESIGN_HEIGHT, panel.mm_per_px)
 
 
 def readable_on(fill: RGB) -> RGB:

@@ -2,11 +2,10 @@
 with the rabbits standing on it.
 
 The first row runs 0 to 15 left to right and the second comes back 16 to 30, so a
-moving rabbit never jumps across the screen. Scores past 30 lap the track: 34
-stands on space 4 with a gold ring round its head, above a "+30" badge across the
-foot of the space. The badge belongs to the space and not to each rabbit: twelve
-rabbits past 30 crowd a few spaces, and a badge on every head would cover the
-initials that tell them apart. Rabbits sharing a space are
+moving rabbit never jumps across the screen. A rabbit past the finish stays on it,
+with a gold ring round its head and its total in a gold tag beneath (the winner is
+seen at the finish, not back at the start). Each rabbit carries a label no other
+rabbit at the table has (`rabbit.labels`). Rabbits sharing a space are
 laid out side by side and row by row inside it, each keeping its colour and
 initials, and a crowded space is drawn wider (its neighbours narrower), so all
 twelve on space 0 can still be told apart.
@@ -22,8 +21,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import fonts, paint, rabbit, theme
+from companion.display import fonts, paint, rabbit, theme, typescale
 from companion.display.hitmap import Box, box
+from companion.display.typescale import Tier
 from companion.display.view import Rabbit
 from companion.track import TRACK_LENGTH, lapped
 
@@ -104,22 +104,23 @@ def _number_px(area: pygame.Rect) -> int:
 
 
 def _footing(space_rect: pygame.Rect, number_px: int) -> pygame.Rect:
-    """Where rabbits stand in a space: below its number."""
-    top = fonts.line_height(number_px)
+    """Where rabbits stand in a space: below its number (number_px 0: no number)."""
+    top = fonts.line_height(number_px) if number_px else 2
     inner = space_rect.inflate(-4, -4)
     return pygame.Rect(inner.x, space_rect.y + top, inner.width, space_rect.height - top - 2)
 
 
 @functools.lru_cache(maxsize=4)
 def _empty_track(
-    size: tuple[int, int], target: int | None, edges: tuple[int, ...]
+    size: tuple[int, int], target: int | None, edges: tuple[int, ...], numbered: bool = True
 ) -> pygame.Surface:
-    """The track without rabbits, drawn at (0, 0); `edges` are relative to it."""
+    """The track without rabbits, drawn at (0, 0); `edges` are relative to it; the
+    spaces' numbers only when `numbered`."""
     area = pygame.Rect((0, 0), size)
     spaces = Track(box(area), edges)
     surface = pygame.Surface(size)
     surface.fill(theme.BACKGROUND)
-    px = _number_px(area)
+    px = _number_px(area) if numbered else 0
     joint = spaces.cell(COLUMNS - 1).union(spaces.cell(COLUMNS))
     pygame.draw.rect(surface, theme.CELL, joint.inflate(-joint.width // 3, 0), border_radius=6)
     goal = None if target is None else lapped(target)
@@ -128,12 +129,14 @@ def _empty_track(
         fill = theme.CELL_ALT if space % 5 == 0 else theme.CELL
         paint.panel(surface, rect, fill, radius=max(3, min(rect.width, rect.height) // 10))
         colour = theme.TEXT if space % 5 == 0 else theme.MUTED
-        number = pygame.Rect(rect.x + 4, rect.y + 1, rect.width - 8, fonts.line_height(px))
+        mark = px or max(8, rect.width // 3)
+        number = pygame.Rect(rect.x + 4, rect.y + 1, rect.width - 8, fonts.line_height(mark))
         if goal is not None and round(goal[1]) == space:
-            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, px // 6), border_radius=6)
-            number.width -= _goal_mark(surface, rect, px, target if goal[0] else None)
+            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, mark // 6), border_radius=6)
+            number.width -= _goal_mark(surface, rect, mark, target if goal[0] else None)
             colour = theme.GOLD
-        paint.line(surface, str(space), number, px, colour, "left", px // 2)
+        if px:
+            paint.line(surface, str(space), number, px, colour, "left", px // 2)
     return surface
 
 
@@ -153,27 +156,36 @@ def _goal_mark(surface: pygame.Surface, rect: pygame.Rect, px: int, laps: int | 
     return tag.width + 4
 
 
+def shown_at(position: float) -> float:
+    """Where a rabbit at `position` stands on the screen's track: where it is, or the
+    finish for a rabbit past it."""
+    return min(max(position, 0.0), float(TRACK_LENGTH))
+
+
 def draw(
-    surface: pygame.Surface, area: pygame.Rect, rabbits: tuple[Rabbit, ...], target: int | None
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    rabbits: tuple[Rabbit, ...],
+    target: int | None,
+    least: int = 0,
 ) -> None:
-    """The track in `area` with every rabbit on it."""
-    spaces = place(area, tuple(r.position for r in rabbits))
+    """The track in `area` with every rabbit on it; the spaces' numbers are details,
+    left out when the track is too small to draw them at `least` or larger (every
+    fifth space is shaded, as on the board, and the scoreboard gives the totals)."""
+    spaces = place(area, tuple(shown_at(r.position) for r in rabbits))
     relative = tuple(edge - area.x for edge in spaces.edges)
-    surface.blit(_empty_track(area.size, target, relative), area.topleft)
-    px = _number_px(area)
-    groups: dict[int, list[Rabbit]] = defaultdict(list)
-    for scorer in rabbits:
-        groups[round(lapped(scorer.position)[1])].append(scorer)
-    for space in sorted(groups):
-        members = groups[space]
-        lap = max(lapped(scorer.position)[0] for scorer in members)
-        if not lap:
-            _draw_group(surface, spaces, space, members, px, 0)
-            continue
-        tag, words = _lap_badge(spaces.cell(space), lap, px)
-        _draw_group(surface, spaces, space, members, px, tag.height + 2)
-        paint.panel(surface, tag, theme.GOLD, theme.INK, 1, radius=tag.height // 2)
-        surface.blit(words, words.get_rect(center=tag.center))
+    numbered = _number_px(area) >= least
+    empty = _empty_track.__wrapped__ if typescale.is_recording() else _empty_track
+    with typescale.tier(Tier.DETAIL):
+        surface.blit(empty(area.size, target, relative, numbered), area.topleft)
+    px = _number_px(area) if numbered else 0
+    named = rabbit.labels(tuple(r.name for r in rabbits))
+    groups: dict[int, list[tuple[Rabbit, str]]] = defaultdict(list)
+    for scorer, label in zip(rabbits, named, strict=True):
+        groups[round(shown_at(scorer.position))].append((scorer, label))
+    with typescale.tier(Tier.SEAT):
+        for space in sorted(groups):
+            _draw_group(surface, spaces, space, groups[space], px)
 
 
 @functools.lru_cache(maxsize=64)
@@ -207,18 +219,20 @@ def _draw_group(
     surface: pygame.Surface,
     spaces: Track,
     space: int,
-    members: list[Rabbit],
+    members: list[tuple[Rabbit, str]],
     px: int,
-    below: int,
 ) -> None:
-    """The rabbits on one space, above a badge `below` high at its foot, a gold ring
-    round the head of each that lapped."""
+    """The rabbits on one space, each with its label; a rabbit past the finish stands
+    on it with a gold ring round its head and its total in a gold tag beneath."""
     here = spaces.cell(space)
+    past = any(scorer.position > TRACK_LENGTH for scorer, _ in members)
+    tag_px = px or max(8, here.height // 5)
+    below = fonts.line_height(tag_px) + 2 if past else 0
     home = _standing_room(spaces, space, len(members), px, below)
     columns, rows, _ = _grid(len(members), home.size)
     box_w, box_h = home.width // columns, home.height // rows
-    for k, scorer in enumerate(members):
-        lap, where = lapped(scorer.position)
+    for k, (scorer, label) in enumerate(members):
+        where = shown_at(scorer.position)
         shift = where - space
         step = spaces.cell(min(max(space + (1 if shift >= 0 else -1), 0), TRACK_LENGTH))
         dx = (step.centerx - here.centerx) * abs(shift)
@@ -228,21 +242,25 @@ def _draw_group(
         left = home.x + (home.width - in_row * box_w) // 2 + column * box_w
         top = home.y + (home.height - rows * box_h) // 2 + row * box_h
         slot = pygame.Rect(left + round(dx), top + round(dy), box_w, box_h)
-        look = rabbit.look_for(slot.size, scorer.colours, scorer.name)
+        look = rabbit.look_for(slot.size, scorer.colours, scorer.name, label)
         picture = rabbit.sprite(look)
         spot = picture.get_rect(center=slot.center)
         surface.blit(picture, spot)
-        if lap:
+        typescale.report(label, label, rabbit.label_px(look), False)
+        if scorer.position > TRACK_LENGTH:
             ring = rabbit.outline_width(look.radius)
             head = (spot.centerx, spot.bottom - 2 * ring - look.radius)
             width = max(2, look.radius // 5)
             pygame.draw.circle(surface, theme.GOLD, head, look.radius + 2 * ring, width=width)
+            _total_tag(surface, spot.centerx, here, scorer.total, tag_px, box_w)
 
 
-def _lap_badge(cell: pygame.Rect, lap: int, px: int) -> tuple[pygame.Rect, pygame.Surface]:
-    """Where the "+30" badge of a space with lapped rabbits goes, across the foot of
-    the space (the rabbits stand above it), and its words."""
-    words = fonts.fit(f"+{lap * TRACK_LENGTH}", cell.width - 8 - px // 3, px, theme.INK, px // 2)
-    tag = pygame.Rect(0, 0, words.get_width() + px // 3, words.get_height())
-    tag.midbottom = (cell.centerx, cell.bottom - 2)
-    return tag, words
+def _total_tag(
+    surface: pygame.Surface, centre: int, cell: pygame.Rect, total: int, px: int, room: int
+) -> None:
+    """The total of a rabbit past the finish, in a gold tag at the foot of the space."""
+    words = str(total)
+    tag = pygame.Rect(0, 0, min(room, fonts.width(words, px) + px // 3), fonts.line_height(px))
+    tag.midbottom = (centre, cell.bottom - 2)
+    paint.panel(surface, tag, theme.GOLD, theme.INK, 1, radius=tag.height // 2)
+    paint.line(surface, words, tag, px, theme.INK, "center", px)

@@ -241,5 +241,8 @@ class ScreenView:
     """The last line of the notices when not all fit, `{n}` being how many are left out."""
     page: str | None = None
     """The phone page's address, shown as a QR code; None when there is no page."""
+    details_elsewhere: str = "details on the phone page"
+    """The line that says the reasons behind the points are on the phone page, when the
+    screen cannot hold them at a size read from the seats."""
     page_caption: str = "Follow the game on your phone"
     """The words under the page's large QR code (setup and winner screens)."""

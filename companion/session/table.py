@@ -96,12 +96,12 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
 
     waiting: list[Phrase] = []
     missing_votes: list[str] = []
+    missing_owners: list[str] = []
     for problem in game.problems(reveal):
         if isinstance(problem, MissingVoteError) and problem.player is not None:
             missing_votes.append(problem.player)
         elif isinstance(problem, MissingCardError) and problem.player is not None:
-            who = _shown_scorer(game, problem.player)
-            waiting.append(phrase("{player}: owner token missing", player=who))
+            missing_owners.append(_shown_scorer(game, problem.player))
         elif (
             isinstance(problem, TrapError) and problem.slot is None and problem.player and not traps
         ):
@@ -118,6 +118,18 @@ def read_table(observation: TableObservation, game: Game, lineup: Lineup) -> Tab
                 "waiting for votes from {players}",
                 len(missing_votes),
                 players=listing(missing_votes),
+            ),
+        )
+    if missing_owners:
+        # One line for every missing owner token, naming each player: a line each
+        # would push the names past what the screen shows.
+        waiting.insert(
+            1 if missing_votes else 0,
+            plural(
+                "owner token missing: {players}",
+                "owner tokens missing: {players}",
+                len(missing_owners),
+                players=listing(missing_owners),
             ),
         )
     return TableReport(

@@ -69,6 +69,7 @@ def present(
         winner=_winner(state, words) if isinstance(at, Winner) else None,
         target=game.ruleset.target,
         more_notices=phrase("+{n} more").render(words),
+        details_elsewhere=phrase("details on the phone page").render(words),
         page=page,
         page_caption=_page_caption(words),
     )
@@ -127,6 +128,7 @@ def _setting_up(
         setup=step,
         target=None,
         more_notices=phrase("+{n} more").render(words),
+        details_elsewhere=phrase("details on the phone page").render(words),
         page=page,
         page_caption=_page_caption(words),
     )
@@ -187,6 +189,9 @@ def _headline(state: SessionState, camera: CameraView | None) -> Phrase:
         case Abandoning():
             return phrase("Give up this game? It stays in the journal, marked abandoned")
         case _:
+            blocking = _blocking(state)
+            if blocking is not None:
+                return phrase("Put this right to score: {problem}", problem=blocking)
             if camera is not None and not camera.working:
                 return phrase(
                     "Round {number}: {player} tells. Press {button} to enter it by hand",
@@ -195,6 +200,15 @@ def _headline(state: SessionState, camera: CameraView | None) -> Phrase:
                     button=in_context("button", "Fix"),
                 )
             return phrase("Round {number}: {player} tells", number=number, player=game.storyteller)
+
+
+def _blocking(state: SessionState) -> Phrase | None:
+    """The first problem on the table that stops the round being scored, while a
+    round is laid out; the headline says it, whole, with what to do."""
+    table = state.table
+    if table is None or state.phase is not Phase.WAITING or not table.report.problems:
+        return None
+    return table.report.problems[0]
 
 
 def _rabbits(state: SessionState, positions: Mapping[str, float]) -> tuple[Rabbit, ...]:
@@ -251,7 +265,8 @@ def _table_notices(state: SessionState) -> list[tuple[Phrase, Level]]:
             number=len(state.game.played),
         )
         notices.append((scored, Level.WAITING))
-    notices += [(p, Level.PROBLEM) for p in (*report.problems, *report.alerts)]
+    told = 1 if _blocking(state) is not None else 0  # the first is the headline
+    notices += [(p, Level.PROBLEM) for p in (*report.problems[told:], *report.alerts)]
     notices += [(w, Level.WAITING) for w in report.waiting]
     if report.ready and not table.steady:
         notices.append((phrase("hold still: the table is settling"), Level.WAITING))

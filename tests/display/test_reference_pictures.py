@@ -10,9 +10,9 @@ them, and commit them with the change:
 A missing reference fails like a changed one: pictures are never created silently.
 
 What could make a picture differ between machines or runs, and why it does not here:
-- fonts: `companion.display.fonts` draws with pygame's own font (`Font(None)`, the
-  FreeSans Bold file inside the pygame package), never a system font, so the same
-  pygame wheel draws the same glyphs everywhere; another pygame release (or a distro
+- fonts: `companion.display.fonts` draws with the Atkinson Hyperlegible file shipped
+  inside the package, never a system font, so the same pygame wheel draws the same
+  glyphs everywhere; another pygame release (or a distro
   pygame built against another FreeType) may hint glyphs differently and then needs a
   refresh; the failure message names the pygame and SDL_ttf versions to tell;
 - clocks and animation: the views are fixed values (`tests/display/sample_views.py`),
@@ -47,7 +47,8 @@ import pytest
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import ScreenView
 from companion.doctor.versions import read_lock
-from tests.display import sample_views
+from companion.language import Language
+from tests.display import odyssey_twelve, sample_views
 
 REFERENCES = Path(__file__).with_name("references")
 REFRESH_VARIABLE = "COMPANION_REFRESH_PICTURES"
@@ -80,12 +81,20 @@ SCREENS: dict[str, Callable[[], ScreenView]] = {
         for step in ("edition", "seats", "teams", "names", "options", "first")
     },
     **sample_views.PAGE_SAMPLES,
+    **{
+        f"odyssey12-{state}{suffix}": functools.partial(odyssey_twelve.screen, language, state)
+        for language, suffix in ((Language.ENGLISH, ""), (Language.FRENCH, "-fr"))
+        for state in odyssey_twelve.STATES
+    },
 }
 """The main screens: choosing the first storyteller, a round being laid (waiting, and
 with problems), a proposal with its reasons, clearing after a round, the round editor,
 the winner, and a lost camera (the game goes on by hand); every step of setting up
 a game, in English and (but for the language, which looks the same) in French; and
-screens with the phone page's QR code."""
+screens with the phone page's QR code; and a game of Odyssey between twelve players
+with long, alike names, played through the session and the view model, in English and
+French: waiting for votes and owner tokens, blocked by a problem, a proposal, the
+winner past the finish."""
 
 LOCK = Path(__file__).parents[2] / "requirements" / "test.lock"
 REFERENCE_PYGAME = next(pin.version for pin in read_lock(LOCK.read_text()) if pin.name == "pygame")
@@ -287,14 +296,15 @@ def test_the_tolerance_absorbs_antialiasing_noise() -> None:
 
 
 def test_the_tolerance_catches_one_changed_digit_in_the_smallest_text() -> None:
-    view = sample_views.twelve_players()
-    assert view.proposal is not None
-    first, *rest = view.proposal.lines
+    view = sample_views.teams()  # its last round's reasons are drawn on both screens
+    assert view.last_round is not None
+    first, *rest = view.last_round.lines
     reasons = tuple(r.replace("+3", "+2") for r in first.reasons)
+    assert reasons != first.reasons
     changed = dataclasses.replace(
         view,
-        proposal=dataclasses.replace(
-            view.proposal, lines=(dataclasses.replace(first, reasons=reasons), *rest)
+        last_round=dataclasses.replace(
+            view.last_round, lines=(dataclasses.replace(first, reasons=reasons), *rest)
         ),
     )
     with drawn(view, (800, 480)) as screen:

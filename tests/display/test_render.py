@@ -15,14 +15,18 @@ from companion.colours import RGB
 from companion.display import (
     camera,
     fonts,
+    header,
     layout,
     notices,
     paint,
     scoreboard,
+    table,
     theme,
     track,
+    typescale,
     winner,
 )
+from companion.display.rabbit import labels
 from companion.display.render import HitMap, render
 from companion.display.view import (
     CameraView,
@@ -188,13 +192,14 @@ PURPLE: RGB = (170, 20, 150)
 def track_band(view: ScreenView, size: tuple[int, int] = (1280, 720)) -> pygame.Rect:
     """Where the playing screen draws the track."""
     s = theme.scale_for(size[1])
-    parts = layout.frame(size, s, bool(view.buttons))
-    return layout.split_top(parts.body, s(layout.TRACK_HEIGHT), parts.gap)[0]
+    s = theme.scale_for(size[1], size[0])
+    parts = layout.frame(size, s, bool(view.buttons), view.headline, header.seated(view))
+    return pygame.Rect(table.arrange(parts.body, view, s, parts.gap).track)
 
 
 def track_cell(view: ScreenView, space: int, size: tuple[int, int] = (1280, 720)) -> pygame.Rect:
     band = track_band(view, size)
-    return track.place(band, tuple(r.position for r in view.rabbits)).cell(space)
+    return track.place(band, tuple(track.shown_at(r.position) for r in view.rabbits)).cell(space)
 
 
 def pixels_of(surface: pygame.Surface, colour: RGB, area: pygame.Rect) -> int:
@@ -231,14 +236,15 @@ def test_a_moving_rabbit_stands_between_spaces() -> None:
     assert left.centerx < xs.mean() < right.centerx
 
 
-def test_a_lapped_rabbit_is_told_apart_from_one_on_the_same_space() -> None:
-    lapped, plain = one_rabbit(34, target=None), one_rabbit(4, target=None)
-    lapped_surface, _ = draw(lapped)
+def test_a_rabbit_past_the_finish_stays_on_it_ringed_in_gold() -> None:
+    past, plain = one_rabbit(34, target=None), one_rabbit(30, target=None)
+    past_surface, _ = draw(past)
     plain_surface, _ = draw(plain)
-    cell = track_cell(lapped, 4)
-    assert pixels_of(lapped_surface, PURPLE, cell) > 20
-    assert pixels_of(lapped_surface, theme.GOLD, cell) > 20
-    assert pixels_of(plain_surface, theme.GOLD, track_cell(plain, 4)) == 0
+    finish = track_cell(past, 30)
+    assert pixels_of(past_surface, PURPLE, finish) > 20
+    assert pixels_of(past_surface, PURPLE, track_cell(past, 4)) == 0, "not back at the start"
+    assert pixels_of(past_surface, theme.GOLD, finish) > 20
+    assert pixels_of(plain_surface, theme.GOLD, track_cell(plain, 30)) == 0
 
 
 def crowd_on_space_3(total: int) -> ScreenView:
@@ -253,35 +259,41 @@ def crowd_on_space_3(total: int) -> ScreenView:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_lap_badge_lies_below_the_rabbits_it_marks(size: tuple[int, int]) -> None:
+def test_rabbits_past_the_finish_stand_on_it_with_their_totals(size: tuple[int, int]) -> None:
     view = crowd_on_space_3(33)
     surface, _ = draw(view, size)
-    band = track_band(view, size)
-    spaces = track.place(band, tuple(r.position for r in view.rabbits))
-    px = track._number_px(band)
-    tag, _ = track._lap_badge(spaces.cell(3), 1, px)
-    standing = track._standing_room(spaces, 3, len(view.rabbits), px, tag.height + 2)
-    assert spaces.cell(3).contains(tag)
-    assert standing.bottom <= tag.top
-    assert pixels_of(surface, theme.GOLD, tag) > 10, "the +30 badge is drawn"
+    finish = track_cell(view, 30, size)
+    with typescale.recording() as record:
+        track.draw(pygame.Surface(size), track_band(view, size), view.rabbits, None)
+    totals = [d for d in record if d.words == "33"]
+    assert len(totals) == len(view.rabbits), "each rabbit past the finish shows its total"
+    assert pixels_of(surface, theme.GOLD, finish) > 10
     for rabbit in view.rabbits:
-        assert pixels_of(surface, rabbit.colours[0], tag) == 0, "no rabbit under the badge"
-        assert pixels_of(surface, rabbit.colours[0], standing) > 10
+        assert pixels_of(surface, rabbit.colours[0], finish) > 10
+
+
+def test_each_rabbit_carries_a_label_no_other_rabbit_has() -> None:
+    names = ("Margot", "Marie-Christine", "Maximilien", "Léa", "Lucien", "Zoé", "", "Ann + Bob")
+    assert labels(names) == ("Ma", "Mr", "Mx", "Lé", "Lu", "Z", "7", "AB")
+    assert labels(("Ann", "Ann")) == ("An", "A2")
+    assert labels(("", "")) == ("1", "2")
 
 
 @pytest.mark.parametrize(
-    ("name", "width", "lines"),
+    ("width_of", "lines"),
     [
-        ("Maximilien-Alexandre + Hélène", 400, ("Maximilien-Alexandre + Hélène",)),
-        ("Maximilien-Alexandre + Hélène", 150, ("Maximilien-Alexandre +", "Hélène")),
-        ("Maximilien-Alexandre + Hélène", 100, ("Maximilien-", "Alexandre + Hélène")),
-        ("Maximilien-Alexandre + Hélène", 60, None),
+        ("Maximilien-Alexandre + Hélène", ("Maximilien-Alexandre + Hélène",)),
+        ("Maximilien-Alexandre +", ("Maximilien-Alexandre +", "Hélène")),
+        ("Alexandre + Hélène", ("Maximilien-", "Alexandre + Hélène")),
+        ("Maximilien", None),
     ],
 )
 def test_a_long_name_wraps_between_words_or_after_a_hyphen(
-    name: str, width: int, lines: tuple[str, ...] | None
+    width_of: str, lines: tuple[str, ...] | None
 ) -> None:
-    assert scoreboard.name_lines(name, width, 11, 2) == lines
+    """In a box as wide as `width_of` is drawn."""
+    width = fonts.width(width_of, 11)
+    assert scoreboard.name_lines("Maximilien-Alexandre + Hélène", width, 11, 2) == lines
 
 
 def test_all_twelve_rabbits_on_one_space_show_their_colours() -> None:

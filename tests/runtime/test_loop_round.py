@@ -136,10 +136,11 @@ def test_a_round_is_read_proposed_confirmed_undone_and_corrected(table: Table) -
     assert notices(table.view, Level.PROBLEM) == []
 
     table.frames(SETTLE)
-    problems = notices(table.view, Level.PROBLEM)
-    assert len(problems) == 1
-    assert problems[0].startswith(f"{f.wrong_voter} voted for slot ")
-    assert problems[0].endswith("their own card")
+    # the one problem is the headline, with what to do, and not listed again
+    assert notices(table.view, Level.PROBLEM) == []
+    problem = table.view.headline.removeprefix("Put this right to score: ")
+    assert problem.startswith(f"{f.wrong_voter} voted for slot ")
+    assert problem.endswith("their own card")
     assert table.phase is Phase.WAITING
 
     table.frames(SETTLE)

@@ -48,7 +48,10 @@ def test_votes_still_awaited_are_said_for_one_player_or_several() -> None:
 
 def test_a_missing_owner_token_and_a_colour_nobody_plays_are_said() -> None:
     report = read_table(TableObservation({5: SlotContents((), (Vote("pink", 1),))}), GAME, LINEUP)
-    assert french(report.waiting)[1] == f"Ann{NBSP}: jeton de propriétaire manquant"
+    assert (
+        french(report.waiting)[1]
+        == f"jetons de propriétaire manquants{NBSP}: Ann, Ben, Cleo et Dan"
+    )
     assert french(report.problems) == (
         "une molette de vote du joueur rose est sur l'emplacement 5, mais personne ne joue en rose",
     )
