@@ -31,10 +31,9 @@ a colour or a line of text that moved or went missing does.
 """
 
 import dataclasses
-import functools
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,55 +46,15 @@ import pytest
 from companion.display.screen import DisplayMode, Screen
 from companion.display.view import ScreenView
 from companion.doctor.versions import read_lock
-from companion.language import Language
-from tests.display import odyssey_twelve, sample_views
+from tests.display import sample_views
+from tests.display.reference_screens import REFERENCES, SCREENS, SIZES
 
-REFERENCES = Path(__file__).with_name("references")
 REFRESH_VARIABLE = "COMPANION_REFRESH_PICTURES"
 REFRESH_HINT = (
     f"to accept a meant change (or make a missing picture), refresh the references with "
     f"{REFRESH_VARIABLE}=1 .venv/bin/python -m pytest tests/display/test_reference_pictures.py"
     f" and look at them before committing"
 )
-SIZES = ((1280, 720), (800, 480))
-"""A television and the 7" touch screen."""
-SCREENS: dict[str, Callable[[], ScreenView]] = {
-    "setup": sample_views.setup,
-    "waiting": sample_views.three_players,
-    "problems": sample_views.many_notices,
-    "proposal": sample_views.twelve_players,
-    "clearing": sample_views.teams,
-    "editor": sample_views.editor,
-    "editor-fr": sample_views.french_editor,
-    "editor-summary": sample_views.editor_summary,
-    "winner": sample_views.winner,
-    "camera-lost": sample_views.camera_failed,
-    "setup-language": sample_views.setup_language,
-    "setup-edition": sample_views.setup_edition,
-    "setup-seats": sample_views.setup_seats,
-    "setup-teams": sample_views.setup_teams,
-    "setup-names": sample_views.setup_names,
-    "setup-options": sample_views.setup_options,
-    **{
-        f"setup-{step}-fr": functools.partial(sample_views.SETUP_STEPS[step], "fr")
-        for step in ("edition", "seats", "teams", "names", "options", "first")
-    },
-    **sample_views.PAGE_SAMPLES,
-    **{
-        f"odyssey12-{state}{suffix}": functools.partial(odyssey_twelve.screen, language, state)
-        for language, suffix in ((Language.ENGLISH, ""), (Language.FRENCH, "-fr"))
-        for state in odyssey_twelve.STATES
-    },
-}
-"""The main screens: choosing the first storyteller, a round being laid (waiting, and
-with problems), a proposal with its reasons, clearing after a round, the round editor,
-the winner, and a lost camera (the game goes on by hand); every step of setting up
-a game, in English and (but for the language, which looks the same) in French; and
-screens with the phone page's QR code; and a game of Odyssey between twelve players
-with long, alike names, played through the session and the view model, in English and
-French: waiting for votes and owner tokens, blocked by a problem, a proposal, the
-winner past the finish."""
-
 LOCK = Path(__file__).parents[2] / "requirements" / "test.lock"
 REFERENCE_PYGAME = next(pin.version for pin in read_lock(LOCK.read_text()) if pin.name == "pygame")
 """The pygame the references are drawn with."""

@@ -23,7 +23,7 @@ from companion.display.view import Level, Notice, ScreenView
 from companion.language import Language, translations
 from companion.phrases import Name, Phrase, listing, names, phrase, plural
 from tests.display import odyssey_twelve
-from tests.display.test_reference_pictures import REFERENCES, SCREENS, SIZES
+from tests.display.reference_screens import REFERENCES, SCREENS, SIZES
 from tests.display.typescale_record import broken_rules, drawn
 
 CROWDED_RABBITS = "rabbits crowding a space carry labels under 4 mm"
@@ -64,8 +64,6 @@ SHORT: dict[tuple[str, int], str] = {
         for name in SCREENS
         if name.startswith(("setup", "page-setup", "editor", "page-editor"))
     },
-    ("editor", 1280): CLOSE_BY,
-    ("page-editor", 1280): CLOSE_BY,
 }
 """The reference screens that do not keep the type scale yet, and why."""
 
