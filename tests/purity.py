@@ -1,14 +1,15 @@
 """Which test modules run the same on the Raspberry Pi's versions as on the test tools'.
 
-The test command runs the quick suite twice: with the test tools' versions (`.venv`)
-and with the Pi's (`.venv-pi`: Debian's python3, numpy 1.24, pygame 2.1.2, OpenCV
-4.11). The two environments hold the same version of every other package
+The test command runs the whole suite with the test tools' versions (`.venv`) and the
+quick suite with the Pi's (`.venv-pi`: Debian's python3, numpy 1.24, pygame 2.1.2,
+OpenCV 4.11). The two environments hold the same version of every other package
 (`tests/install/test_locks.py` checks it) and, on a machine whose `python3` is the
 Pi's Python 3.11 as Debian bookworm's is, the same Python. A test module that never
 imports numpy, OpenCV or pygame, not even through the companion modules it imports,
-and starts no other process (a process may import anything) then runs the same code
-on the same versions in both: the second run is left out for it
-(`pytest -m "not pure_python"`), which `tests/conftest.py` marks.
+and starts no process (a process may import anything) then runs the same code on the
+same versions in both: its quick tests run once, in the Pi-like run
+(`tests/conftest.py` marks them `pure_python`; the main run leaves out
+`pure_python and not slow`).
 
 What a module imports is read from the source (every `import` and `from ... import`
 at any depth, a package's `__init__` with each of its modules), never by importing it.
